@@ -1,0 +1,87 @@
+"""Outcome metrics per model: win rate with its spread across prompt variants, rounds, forfeits, cost.
+
+The spread follows GameArena's Table 2: the win rate is computed per system
+prompt variant, and the standard deviation (population, ddof=0) is taken
+over the variants that occurred. Forfeits count as losses in the win rate
+and are also reported on their own; matches aborted by an opponent's
+forfeit are left out of the win rate.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from playeval.core.match import Outcome
+
+
+@dataclass(frozen=True)
+class MatchRow:
+    """One finished match seen from its evaluated seat."""
+
+    game: str
+    level: int
+    model: str
+    seat: str
+    variant: int | None
+    outcome: Outcome
+    tokens: int
+    seconds: float
+
+
+@dataclass(frozen=True)
+class ModelResult:
+    game: str
+    model: str
+    matches: int
+    wins: int
+    win_rate: float
+    win_rate_std: float
+    variants: int
+    avg_rounds: float
+    avg_rounds_std: float
+    forfeits: int
+    opponent_forfeits: int
+    tokens: int
+    seconds: float
+
+
+def _std(values: Sequence[float]) -> float:
+    return statistics.pstdev(values) if len(values) > 1 else 0.0
+
+
+def summarize(rows: Iterable[MatchRow]) -> list[ModelResult]:
+    """One result per (game, model), ordered by game then win rate (best first)."""
+    groups: dict[tuple[str, str], list[MatchRow]] = defaultdict(list)
+    for row in rows:
+        groups[(row.game, row.model)].append(row)
+    results = [_summarize_group(game, model, group) for (game, model), group in groups.items()]
+    return sorted(results, key=lambda r: (r.game, -r.win_rate, r.model))
+
+
+def _summarize_group(game: str, model: str, rows: list[MatchRow]) -> ModelResult:
+    opponent_forfeits = [r for r in rows if r.outcome.status == "forfeit" and r.outcome.forfeit_seat != r.seat]
+    scored = [r for r in rows if r not in opponent_forfeits and r.outcome.status != "aborted"]
+    wins = sum(1 for r in scored if r.outcome.winner == r.seat)
+    by_variant: dict[int | None, list[MatchRow]] = defaultdict(list)
+    for row in scored:
+        by_variant[row.variant].append(row)
+    variant_rates = [sum(1 for r in group if r.outcome.winner == r.seat) / len(group) for group in by_variant.values()]
+    variant_rounds = [statistics.fmean(r.outcome.rounds for r in group) for group in by_variant.values()]
+    return ModelResult(
+        game=game,
+        model=model,
+        matches=len(rows),
+        wins=wins,
+        win_rate=wins / len(scored) if scored else 0.0,
+        win_rate_std=_std(variant_rates),
+        variants=len(by_variant),
+        avg_rounds=statistics.fmean(r.outcome.rounds for r in scored) if scored else 0.0,
+        avg_rounds_std=_std(variant_rounds),
+        forfeits=sum(1 for r in rows if r.outcome.status == "forfeit" and r.outcome.forfeit_seat == r.seat),
+        opponent_forfeits=len(opponent_forfeits),
+        tokens=sum(r.tokens for r in rows),
+        seconds=sum(r.seconds for r in rows),
+    )

@@ -1,0 +1,42 @@
+"""The ``playeval`` command."""
+
+from __future__ import annotations
+
+import sys
+
+import typer
+from pydantic import ValidationError
+
+from playeval.cli import export_cmd, games_cmd, play_cmd, results_cmd, run_cmd
+from playeval.cli.console import fail
+from playeval.core.errors import PlayevalError
+
+app = typer.Typer(
+    name="playeval",
+    help="Evaluate language models by having them play language games.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+games_cmd.register(app)
+run_cmd.register(app)
+play_cmd.register(app)
+results_cmd.register(app)
+export_cmd.register(app)
+
+
+def main() -> None:
+    try:
+        app()
+    except PlayevalError as err:
+        fail(str(err))
+    except ValidationError as err:
+        first = err.errors()[0]
+        where = ".".join(str(part) for part in first.get("loc", ())) or "input"
+        fail(f"invalid {where}: {first.get('msg', err)}")
+    except KeyboardInterrupt:
+        fail("interrupted", code=130)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

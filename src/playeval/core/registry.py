@@ -1,0 +1,52 @@
+"""The game registry.
+
+A registry is an object, not module state. ``default_registry()`` builds one
+from the built-in games (``playeval.games.BUILTIN_GAMES``) and any plugin
+games installed under the ``playeval.games`` entry-point group.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from importlib.metadata import entry_points
+from typing import Any
+
+from playeval.core.errors import ConfigError
+from playeval.core.game import Game
+
+GameFactory = Callable[[], Game[Any]]
+
+
+class GameRegistry:
+    def __init__(self) -> None:
+        self._factories: dict[str, GameFactory] = {}
+
+    def add(self, game_id: str, factory: GameFactory) -> None:
+        if game_id in self._factories:
+            raise ValueError(f"game {game_id!r} registered twice")
+        self._factories[game_id] = factory
+
+    def get(self, game_id: str) -> Game[Any]:
+        try:
+            return self._factories[game_id]()
+        except KeyError:
+            known = ", ".join(sorted(self._factories)) or "none"
+            raise ConfigError(f"unknown game {game_id!r}; known games: {known}") from None
+
+    def ids(self) -> list[str]:
+        return sorted(self._factories)
+
+    def __iter__(self) -> Iterator[Game[Any]]:
+        return (self.get(game_id) for game_id in self.ids())
+
+
+def default_registry() -> GameRegistry:
+    from playeval.games import BUILTIN_GAMES
+
+    registry = GameRegistry()
+    for cls in BUILTIN_GAMES:
+        registry.add(cls.id, cls)
+    for entry in entry_points(group="playeval.games"):
+        cls = entry.load()
+        registry.add(cls.id, cls)
+    return registry

@@ -1,0 +1,40 @@
+"""Scripted Akinator players: instant, deterministic, for tests and benchmarks."""
+
+from __future__ import annotations
+
+from playeval.core.ask import Ask, Reply
+from playeval.core.normalize import same_name
+from playeval.games.akinator.prompts import GUESS_FORMAT
+
+
+class OracleAnswerer:
+    """Answers every question 'No' and confirms a guess only when it names the secret."""
+
+    kind = "scripted"
+    model: str | None = None
+    max_retries = 0
+
+    def __init__(self, secret: str) -> None:
+        self._secret = secret
+
+    async def act(self, ask: Ask) -> Reply:
+        if ask.kind == "confirm":
+            guessed = ask.display.removeprefix(GUESS_FORMAT.split("{")[0]).rstrip("?")
+            return Reply(text="Yes" if same_name(guessed, self._secret) else "No")
+        return Reply(text="No")
+
+
+class ListGuesser:
+    """Guesses the objects of a list in order, one per turn."""
+
+    kind = "scripted"
+    model: str | None = None
+    max_retries = 0
+
+    def __init__(self, candidates: list[str]) -> None:
+        self._candidates = candidates
+
+    async def act(self, ask: Ask) -> Reply:
+        turn = sum(1 for message in ask.messages if message.role == "assistant")
+        guess = self._candidates[turn % len(self._candidates)]
+        return Reply(text=GUESS_FORMAT.format(object=guess))

@@ -1,0 +1,291 @@
+"""Akinator (twenty questions) as a pure state machine.
+
+The guesser (the evaluated seat) asks one yes/no question per turn or
+guesses; the answerer replies. A guess uses a turn. A guess that matches the
+secret after normalisation is confirmed by the rules; any other guess goes to
+the answerer to confirm or deny. The guesser wins when a guess is confirmed
+within the level's turn limit (20, 18, 16).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import ClassVar, Literal
+
+from playeval.core.ask import Ask, OutputConstraint
+from playeval.core.errors import ConfigError, FormatError, RuleViolation
+from playeval.core.game import LevelInfo, SeatInfo
+from playeval.core.match import Action, MatchSpec, Outcome
+from playeval.core.messages import Message, assistant, system, user
+from playeval.core.normalize import same_name
+from playeval.games.akinator import prompts
+from playeval.games.akinator.baselines import ListGuesser, OracleAnswerer
+from playeval.games.akinator.data import load_secrets
+
+GUESSER = "guesser"
+ANSWERER = "answerer"
+
+FULL_ANSWERS: tuple[str, ...] = ("Yes", "No", "Probably yes", "Probably no", "Don't know")
+STRICT_ANSWERS: tuple[str, ...] = ("Yes", "No", "Don't know")
+CONFIRM_ANSWERS: tuple[str, ...] = ("Yes", "No")
+
+LIMITS = {1: 20, 2: 18, 3: 16}
+MAX_QUESTION_CHARS = 300
+
+_HEADER = re.compile(r"^\s*question\s*(\d+)\s*[:.)-]\s*", re.IGNORECASE)
+_GUESS = re.compile(
+    r"^\s*this\s+is\s+a\s+guess\s*[-\u2013\u2014:,]*\s*are\s+you\s+thinking\s+of\s+(?P<object>.+?)\s*\??\s*$",
+    re.IGNORECASE,
+)
+_SHORT_GUESS = re.compile(r"^\s*guess\s*[:\-]?\s+(?P<object>.+?)\s*\??\s*$", re.IGNORECASE)
+_DECORATION = re.compile(r"^[\s*_`\"'>#]+|[\s*_`\"']+$")
+
+
+@dataclass(frozen=True)
+class Turn:
+    number: int
+    kind: Literal["question", "guess"]
+    text: str
+    answer: str | None = None
+    confirmed_by_rules: bool = False
+
+
+@dataclass(frozen=True)
+class AkinatorState:
+    spec: MatchSpec
+    turns: tuple[Turn, ...] = ()
+    won: bool = False
+
+    @property
+    def limit(self) -> int:
+        return LIMITS[self.spec.level]
+
+    @property
+    def answers(self) -> tuple[str, ...]:
+        return STRICT_ANSWERS if self.spec.level == 3 else FULL_ANSWERS
+
+    @property
+    def pending(self) -> Turn | None:
+        if self.turns and self.turns[-1].answer is None:
+            return self.turns[-1]
+        return None
+
+
+def _clean(text: str) -> str:
+    line = text.strip().splitlines()[0] if text.strip() else ""
+    return _DECORATION.sub("", line.replace("*", "").replace("`", "")).strip()
+
+
+def _match_answer(text: str, allowed: tuple[str, ...]) -> str | None:
+    key = re.sub(r"[^a-z' ]", "", text.strip().lower().replace("\u2019", "'")).strip()
+    key = re.sub(r"\s+", " ", key)
+    aliases = {"not sure": "Don't know", "dont know": "Don't know", "unknown": "Don't know"}
+    for answer in allowed:
+        if key == answer.lower():
+            return answer
+    alias = aliases.get(key)
+    return alias if alias in allowed else None
+
+
+def _guess_grammar(number: int) -> str:
+    return (
+        f'root ::= "Question {number}: " text "?" | "This is a guess -- are you thinking of " text "?"\n'
+        'text ::= [^\\n?]+\n'
+    )
+
+
+class Akinator:
+    """Twenty questions: the model asks, a person (or a simulated person) answers."""
+
+    id: ClassVar[str] = "akinator"
+    title: ClassVar[str] = "Akinator (twenty questions)"
+    seats: ClassVar[tuple[SeatInfo, ...]] = (
+        SeatInfo(name=GUESSER, role="asks yes/no questions and guesses the object", evaluated=True),
+        SeatInfo(name=ANSWERER, role="holds the secret object and answers"),
+    )
+    levels: ClassVar[tuple[LevelInfo, ...]] = (
+        LevelInfo(level=1, description="20 turns; answers Yes/No/Probably yes/Probably no/Don't know"),
+        LevelInfo(level=2, description="18 turns; same answers"),
+        LevelInfo(level=3, description="16 turns; answers only Yes/No/Don't know"),
+    )
+    variant_count: ClassVar[int] = len(prompts.GUESSER_VARIANTS)
+    secret_sets: ClassVar[tuple[str, ...]] = ("everyday", "set1", "set2")
+
+    def new_spec(self, level: int, seed: int, rng: random.Random, secret: str | None = None,
+                 secret_set: str | None = None) -> MatchSpec:
+        secret_set = secret_set or "everyday"
+        if level not in LIMITS:
+            raise ConfigError(f"akinator has levels 1, 2 and 3, not {level}")
+        variants = {
+            GUESSER: rng.randrange(len(prompts.GUESSER_VARIANTS)),
+            ANSWERER: rng.randrange(len(prompts.ANSWERER_VARIANTS)),
+        }
+        if secret is None:
+            secret = rng.choice(load_secrets(secret_set))
+        return MatchSpec(game=self.id, level=level, seed=seed, secret=secret, variants=variants,
+                         params={"secret_set": secret_set})
+
+    def initial_state(self, spec: MatchSpec) -> AkinatorState:
+        if spec.level not in LIMITS:
+            raise ConfigError(f"akinator has levels 1, 2 and 3, not {spec.level}")
+        return AkinatorState(spec=spec)
+
+    # -- asks ---------------------------------------------------------------
+
+    def next_ask(self, state: AkinatorState) -> Ask:
+        pending = state.pending
+        if pending is None:
+            return self._guesser_ask(state)
+        return self._answerer_ask(state, pending)
+
+    def _guesser_ask(self, state: AkinatorState) -> Ask:
+        number = len(state.turns) + 1
+        messages: list[Message] = [
+            system(prompts.guesser_system(state.spec.variants.get(GUESSER, 0), state.limit, state.answers)),
+            user(prompts.OPENING.format(limit=state.limit)),
+        ]
+        for turn in state.turns:
+            messages.append(assistant(turn.text if turn.kind == "question" else prompts.GUESS_FORMAT.format(object=turn.text)))
+            messages.append(user(self._feedback(state, turn)))
+        last = state.turns[-1] if state.turns else None
+        heard = f"Last answer: {last.answer}. " if last else ""
+        return Ask(
+            seat=GUESSER,
+            kind="move",
+            messages=tuple(messages),
+            display=f"{heard}Turn {number} of {state.limit}.",
+            instructions="Ask a yes/no question, or guess with: This is a guess -- are you thinking of <object>?",
+            constraint=OutputConstraint(grammar=_guess_grammar(number)),
+            max_tokens=64,
+        )
+
+    def _feedback(self, state: AkinatorState, turn: Turn) -> str:
+        if turn.kind == "guess":
+            answer = prompts.RIGHT_GUESS if turn.answer == "Yes" else prompts.WRONG_GUESS
+        else:
+            answer = f"{turn.answer}."
+        left = state.limit - turn.number
+        if left == 1:
+            return prompts.LAST_TURN.format(answer=answer)
+        return prompts.TURNS_LEFT.format(answer=answer, left=left)
+
+    def _answerer_ask(self, state: AkinatorState, pending: Turn) -> Ask:
+        variant = state.spec.variants.get(ANSWERER, 0)
+        secret = state.spec.secret or "the object you have in mind"
+        if pending.kind == "guess":
+            allowed, kind = CONFIRM_ANSWERS, "confirm"
+            text = prompts.GUESS_FORMAT.format(object=pending.text)
+            instructions = "Is that your object? Answer Yes or No."
+        else:
+            allowed, kind = state.answers, "answer"
+            text = pending.text
+            instructions = "Answer with one of: " + ", ".join(allowed)
+        return Ask(
+            seat=ANSWERER,
+            kind=kind,
+            messages=(system(prompts.answerer_system(variant, secret, allowed)), user(text)),
+            display=text,
+            instructions=instructions,
+            constraint=OutputConstraint(choices=allowed),
+            max_tokens=8,
+        )
+
+    # -- parsing ------------------------------------------------------------
+
+    def parse(self, state: AkinatorState, ask: Ask, text: str) -> Action:
+        if ask.seat == ANSWERER:
+            allowed = CONFIRM_ANSWERS if ask.kind == "confirm" else state.answers
+            answer = _match_answer(_clean(text), allowed)
+            if answer is None:
+                raise FormatError(f"the answer must be exactly one of: {', '.join(allowed)}.")
+            return Action(seat=ANSWERER, kind=ask.kind, text=answer)
+        return self._parse_move(state, text)
+
+    def _parse_move(self, state: AkinatorState, text: str) -> Action:
+        number = len(state.turns) + 1
+        if not text.strip():
+            raise FormatError("the reply was empty.")
+        if len([line for line in text.strip().splitlines() if line.strip()]) > 1:
+            raise FormatError("reply with a single line: one question or one guess.")
+        line = _clean(text)
+        header = _HEADER.match(line)
+        if header:
+            if int(header.group(1)) != number:
+                raise FormatError(f"this turn's question must be headed 'Question {number}:'.")
+            line = line[header.end():]
+        guess = _GUESS.match(line) or _SHORT_GUESS.match(line)
+        if guess:
+            obj = guess.group("object").strip().rstrip("?.!").strip()
+            if not obj:
+                raise FormatError("the guess names no object.")
+            return Action(seat=GUESSER, kind="guess", text=obj)
+        if line.count("?") != 1 or not line.endswith("?"):
+            raise FormatError(
+                f"ask exactly one yes/no question ending with '?', headed 'Question {number}:', "
+                "or guess with 'This is a guess -- are you thinking of <object>?'."
+            )
+        if len(line) > MAX_QUESTION_CHARS:
+            raise FormatError(f"the question is longer than {MAX_QUESTION_CHARS} characters.")
+        return Action(seat=GUESSER, kind="question", text=f"Question {number}: {line}")
+
+    # -- applying -----------------------------------------------------------
+
+    def apply(self, state: AkinatorState, action: Action) -> AkinatorState:
+        if self.outcome(state) is not None:
+            raise RuleViolation("the game is over.")
+        pending = state.pending
+        if action.seat == GUESSER:
+            if pending is not None:
+                raise RuleViolation("it is the answerer's turn.")
+            if action.kind not in ("question", "guess"):
+                raise RuleViolation(f"the guesser cannot {action.kind}.")
+            turn = Turn(number=len(state.turns) + 1, kind=action.kind, text=action.text)  # type: ignore[arg-type]
+            if action.kind == "guess" and state.spec.secret and same_name(action.text, state.spec.secret):
+                return replace(state, turns=(*state.turns, replace(turn, answer="Yes", confirmed_by_rules=True)),
+                               won=True)
+            return replace(state, turns=(*state.turns, turn))
+        if action.seat == ANSWERER:
+            if pending is None:
+                raise RuleViolation("there is no question to answer.")
+            expected = "confirm" if pending.kind == "guess" else "answer"
+            allowed = CONFIRM_ANSWERS if expected == "confirm" else state.answers
+            if action.kind != expected or action.text not in allowed:
+                raise RuleViolation(f"expected one of {', '.join(allowed)}.")
+            answered = replace(pending, answer=action.text)
+            won = pending.kind == "guess" and action.text == "Yes"
+            return replace(state, turns=(*state.turns[:-1], answered), won=won)
+        raise RuleViolation(f"unknown seat {action.seat!r}.")
+
+    def outcome(self, state: AkinatorState) -> Outcome | None:
+        rounds = len(state.turns)
+        if state.won:
+            last = state.turns[-1]
+            how = "confirmed by the rules" if last.confirmed_by_rules else "confirmed by the answerer"
+            return Outcome(status="finished", winner=GUESSER, rounds=rounds,
+                           reason=f"guessed {last.text!r} in turn {last.number} ({how})")
+        if rounds >= state.limit and state.pending is None:
+            return Outcome(status="finished", winner=ANSWERER, rounds=rounds,
+                           reason=f"no correct guess within {state.limit} turns")
+        return None
+
+    def rounds(self, state: AkinatorState) -> int:
+        return len(state.turns)
+
+    def scripted_player(self, seat: str, spec: MatchSpec) -> OracleAnswerer | ListGuesser:
+        if seat == ANSWERER:
+            return OracleAnswerer(spec.secret or "")
+        rng = random.Random(spec.seed)
+        pool = list(load_secrets(str(spec.params.get("secret_set", "everyday"))))
+        return ListGuesser(rng.sample(pool, k=min(len(pool), LIMITS[spec.level])))
+
+    def transcript(self, state: AkinatorState) -> Sequence[tuple[str, str]]:
+        lines: list[tuple[str, str]] = []
+        for turn in state.turns:
+            lines.append((GUESSER, turn.text if turn.kind == "question" else prompts.GUESS_FORMAT.format(object=turn.text)))
+            if turn.answer is not None:
+                suffix = " (matched by the rules)" if turn.confirmed_by_rules else ""
+                lines.append((ANSWERER, turn.answer + suffix))
+        return lines
