@@ -1,0 +1,96 @@
+"""Turning stored rows into the records the store hands out."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from playeval.core.errors import PlayevalError
+from playeval.core.events import SCHEMA_VERSION, Event, SeatAssignment, parse_event
+from playeval.core.match import MatchSpec, Outcome
+from playeval.core.messages import Message
+from playeval.store.records import CallRow, EventRecord, MatchRecord, RunRecord
+from playeval.store.schema import EventRow, MatchRow, ModelCallRow, RunRow, SeatRow
+
+
+def load_event(schema_version: int, payload: dict[str, object]) -> Event:
+    """Parse a stored event payload written under ``schema_version``.
+
+    Older versions would be upgraded here, one step at a time, before parsing;
+    version 1 is the only one so far.
+    """
+    if schema_version > SCHEMA_VERSION:
+        raise PlayevalError(
+            f"event written with schema version {schema_version}, newer than this playeval reads "
+            f"({SCHEMA_VERSION}); upgrade playeval"
+        )
+    return parse_event(payload)
+
+
+def run_record(row: RunRow) -> RunRecord:
+    return RunRecord.model_validate(
+        {
+            "id": row.id,
+            "created_at": row.created_at,
+            "game": row.game,
+            "level": row.level,
+            "config": row.config,
+            "status": row.status,
+        }
+    )
+
+
+def seat_assignment(row: SeatRow) -> SeatAssignment:
+    return SeatAssignment(
+        seat=row.seat, player_kind=row.player_kind, model=row.model, prompt_variant=row.prompt_variant
+    )
+
+
+def match_record(row: MatchRow, seats: Sequence[SeatRow]) -> MatchRecord:
+    ordered = sorted(seats, key=lambda seat: seat.position)
+    return MatchRecord.model_validate(
+        {
+            "id": row.id,
+            "run_id": row.run_id,
+            "match_index": row.match_index,
+            "game": row.game,
+            "level": row.level,
+            "seed": row.seed,
+            "spec": MatchSpec.model_validate(row.spec),
+            "seats": tuple(seat_assignment(seat) for seat in ordered),
+            "status": row.status,
+            "outcome": None if row.outcome is None else Outcome.model_validate(row.outcome),
+            "evaluated_model": row.evaluated_model,
+            "created_at": row.created_at,
+            "ended_at": row.ended_at,
+        }
+    )
+
+
+def event_record(row: EventRow) -> EventRecord:
+    return EventRecord(
+        seq=row.seq,
+        type=row.type,
+        schema_version=row.schema_version,
+        created_at=row.created_at,
+        event=load_event(row.schema_version, row.payload),
+    )
+
+
+def call_row(row: ModelCallRow) -> CallRow:
+    return CallRow(
+        id=row.id,
+        match_id=row.match_id,
+        seat=row.seat,
+        model=row.model,
+        messages=tuple(Message.model_validate(message) for message in row.messages),
+        params=row.params,
+        raw_output=row.raw_output,
+        parsed=row.parsed,
+        error=row.error,
+        prompt_tokens=row.prompt_tokens,
+        completion_tokens=row.completion_tokens,
+        latency_s=row.latency_s,
+        cached=row.cached,
+        attempts=row.attempts,
+        created_at=row.created_at,
+    )

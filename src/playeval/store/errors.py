@@ -1,0 +1,31 @@
+"""Errors the store raises on purpose."""
+
+from __future__ import annotations
+
+from playeval.core.errors import PlayevalError
+
+
+class DuplicateMatch(PlayevalError):
+    """A match with this (run, index) is already stored.
+
+    The engine treats this as "another worker, or an earlier attempt of this
+    run, got there first": ``existing_match_id`` names the match that won.
+    """
+
+    def __init__(self, run_id: str, match_index: int, existing_match_id: str | None) -> None:
+        super().__init__(f"run {run_id!r} already has a match with index {match_index}")
+        self.run_id = run_id
+        self.match_index = match_index
+        self.existing_match_id = existing_match_id
+
+
+class MatchClosed(PlayevalError):
+    """An attempt to write to a match that has already ended; finished matches are permanent."""
+
+    def __init__(self, match_id: str) -> None:
+        super().__init__(f"match {match_id!r} has ended; its log can no longer change")
+        self.match_id = match_id
+
+
+class SchemaTooNew(PlayevalError):
+    """The database was migrated by a newer playeval than this one."""

@@ -1,0 +1,1 @@
+"""Numbered schema revisions: 0001_initial.py, 0002_....py, ..."""

@@ -1,0 +1,97 @@
+"""The frozen records the store hands out; ORM rows never leave the store."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from playeval.core.ask import CallRecord
+from playeval.core.events import Event, SeatAssignment
+from playeval.core.match import MatchSpec, Outcome
+from playeval.core.messages import Message
+
+RunStatus = Literal["running", "finished", "interrupted"]
+MatchStatus = Literal["running", "finished"]
+
+
+class RunRecord(BaseModel):
+    """A batch run: its settings and how far it got."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    created_at: datetime
+    game: str
+    level: int
+    config: dict[str, Any] = Field(default_factory=dict)
+    status: RunStatus
+
+
+class MatchRecord(BaseModel):
+    """One match's row: what it was, who sat where, how it ended."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    run_id: str | None
+    match_index: int | None
+    game: str
+    level: int
+    seed: int
+    spec: MatchSpec
+    seats: tuple[SeatAssignment, ...]
+    status: MatchStatus
+    outcome: Outcome | None
+    evaluated_model: str | None
+    created_at: datetime
+    ended_at: datetime | None
+
+
+class EventRecord(BaseModel):
+    """One event of a match's log, with its place in the log."""
+
+    model_config = ConfigDict(frozen=True)
+
+    seq: int
+    type: str
+    schema_version: int
+    created_at: datetime
+    event: Event
+
+
+class CallRow(BaseModel):
+    """One stored model call, with the parse result the engine marked on it."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: int
+    match_id: str | None
+    seat: str | None
+    model: str
+    messages: tuple[Message, ...]
+    params: dict[str, Any] = Field(default_factory=dict)
+    raw_output: str
+    parsed: str | None
+    error: str | None
+    prompt_tokens: int
+    completion_tokens: int
+    latency_s: float
+    cached: bool
+    attempts: int
+    created_at: datetime
+
+    def to_call_record(self) -> CallRecord:
+        """The call as the model wrapper produced it (without id and parse result)."""
+        return CallRecord(
+            model=self.model,
+            messages=self.messages,
+            params=dict(self.params),
+            raw_output=self.raw_output,
+            prompt_tokens=self.prompt_tokens,
+            completion_tokens=self.completion_tokens,
+            latency_s=self.latency_s,
+            cached=self.cached,
+            attempts=self.attempts,
+        )

@@ -1,0 +1,378 @@
+"""The store: runs, matches and their event logs, and model calls.
+
+Every write is one short transaction. A match's row (status, outcome) is a
+projection of its log, so the events that change it -- ``MatchStarted`` and
+``MatchEnded`` -- are written only by :meth:`Store.create_match` and
+:meth:`Store.finish_match`, in the same transaction as the row. Nothing is
+ever deleted, and a finished match's log cannot grow.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from types import TracebackType
+from typing import Any, Self, get_args
+
+from pydantic import TypeAdapter
+from sqlalchemy import func, select
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session, sessionmaker
+
+from playeval.core.ask import CallRecord
+from playeval.core.errors import NotFoundError
+from playeval.core.events import SCHEMA_VERSION, Event, MatchEnded, MatchStarted, SeatAssignment
+from playeval.core.match import MatchSpec, Outcome
+from playeval.store.convert import call_row, event_record, match_record, run_record
+from playeval.store.engine import create_store_engine, writer
+from playeval.store.errors import DuplicateMatch, MatchClosed
+from playeval.store.location import default_db_url
+from playeval.store.migrate import upgrade_schema
+from playeval.store.records import CallRow, EventRecord, MatchRecord, RunRecord, RunStatus
+from playeval.store.schema import EventRow, MatchRow, ModelCallRow, RunRow, SeatRow
+
+RUN_ID_BYTES = 6
+MATCH_ID_BYTES = 8
+
+_CONFIG_ADAPTER: TypeAdapter[dict[str, Any]] = TypeAdapter(dict[str, Any])
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+class Store:
+    """A playeval database. Create with :meth:`open`; safe to share across threads."""
+
+    def __init__(self, engine: Engine) -> None:
+        """Wrap an engine whose schema is already at head (:meth:`open` does both)."""
+        self._engine = engine
+        self._reads: sessionmaker[Session] = sessionmaker(bind=engine)
+        self._writes: sessionmaker[Session] = sessionmaker(bind=writer(engine))
+
+    @classmethod
+    def open(cls, url: str | None = None) -> Store:
+        """Open (creating or upgrading the schema) the database at ``url``, default :func:`default_db_url`."""
+        engine = create_store_engine(url if url is not None else default_db_url())
+        try:
+            upgrade_schema(engine)
+        except BaseException:
+            engine.dispose()
+            raise
+        return cls(engine)
+
+    @property
+    def url(self) -> str:
+        """The database URL, password hidden."""
+        return self._engine.url.render_as_string(hide_password=True)
+
+    @property
+    def engine(self) -> Engine:
+        return self._engine
+
+    def close(self) -> None:
+        self._engine.dispose()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+    # -- sessions -------------------------------------------------------------
+
+    @contextmanager
+    def _write(self) -> Iterator[Session]:
+        with self._writes.begin() as session:
+            yield session
+
+    @contextmanager
+    def _read(self) -> Iterator[Session]:
+        with self._reads() as session:
+            yield session
+
+    # -- runs -----------------------------------------------------------------
+
+    def create_run(self, game: str, level: int, config: Mapping[str, Any]) -> str:
+        """Record a new batch run (status ``running``) and return its id."""
+        run_id = secrets.token_hex(RUN_ID_BYTES)
+        stored_config = _CONFIG_ADAPTER.dump_python(dict(config), mode="json")
+        with self._write() as session:
+            session.add(
+                RunRow(id=run_id, created_at=_now(), game=game, level=level, config=stored_config, status="running")
+            )
+        return run_id
+
+    def get_run(self, run_id: str) -> RunRecord:
+        with self._read() as session:
+            return run_record(_get_run(session, run_id))
+
+    def latest_run_id(self) -> str | None:
+        with self._read() as session:
+            return session.scalars(
+                select(RunRow.id).order_by(RunRow.created_at.desc(), RunRow.id.desc()).limit(1)
+            ).first()
+
+    def list_runs(self, limit: int = 20) -> list[RunRecord]:
+        """The most recent runs, newest first."""
+        with self._read() as session:
+            rows = session.scalars(select(RunRow).order_by(RunRow.created_at.desc(), RunRow.id.desc()).limit(limit))
+            return [run_record(row) for row in rows]
+
+    def set_run_status(self, run_id: str, status: RunStatus) -> None:
+        if status not in get_args(RunStatus):
+            raise ValueError(f"unknown run status {status!r}; expected one of {get_args(RunStatus)}")
+        with self._write() as session:
+            _get_run(session, run_id, lock=True).status = status
+
+    # -- matches --------------------------------------------------------------
+
+    def create_match(
+        self,
+        *,
+        spec: MatchSpec,
+        seats: Sequence[SeatAssignment],
+        run_id: str | None = None,
+        match_index: int | None = None,
+        evaluated_model: str | None = None,
+    ) -> str:
+        """Store a new match, its seats and its ``MatchStarted`` event, all or nothing.
+
+        Raises :class:`DuplicateMatch` if ``run_id`` already has a match at
+        ``match_index``, and :class:`NotFoundError` if the run does not exist.
+        """
+        seat_tuple = tuple(seats)
+        names = [seat.seat for seat in seat_tuple]
+        if len(set(names)) != len(names):
+            raise ValueError(f"seat names must be unique, got {names}")
+        if match_index is not None and run_id is None:
+            raise ValueError("match_index is only meaningful within a run; pass run_id too")
+        match_id = secrets.token_hex(MATCH_ID_BYTES)
+        try:
+            with self._write() as session:
+                if run_id is not None:
+                    _get_run(session, run_id, lock=True)
+                    if match_index is not None:
+                        existing = _match_id_at(session, run_id, match_index)
+                        if existing is not None:
+                            raise DuplicateMatch(run_id, match_index, existing)
+                self._insert_match(session, match_id, spec, seat_tuple, run_id, match_index, evaluated_model)
+        except IntegrityError as exc:
+            # A concurrent writer (another process on PostgreSQL) won the race.
+            if run_id is not None and match_index is not None:
+                with self._read() as session:
+                    existing = _match_id_at(session, run_id, match_index)
+                if existing is not None:
+                    raise DuplicateMatch(run_id, match_index, existing) from exc
+            raise
+        return match_id
+
+    def _insert_match(
+        self,
+        session: Session,
+        match_id: str,
+        spec: MatchSpec,
+        seats: tuple[SeatAssignment, ...],
+        run_id: str | None,
+        match_index: int | None,
+        evaluated_model: str | None,
+    ) -> None:
+        now = _now()
+        session.add(
+            MatchRow(
+                id=match_id,
+                run_id=run_id,
+                match_index=match_index,
+                game=spec.game,
+                level=spec.level,
+                seed=spec.seed,
+                spec=spec.model_dump(mode="json"),
+                status="running",
+                outcome=None,
+                evaluated_model=evaluated_model,
+                created_at=now,
+                ended_at=None,
+            )
+        )
+        session.flush()
+        session.add_all(
+            SeatRow(
+                match_id=match_id,
+                seat=seat.seat,
+                position=position,
+                player_kind=seat.player_kind,
+                model=seat.model,
+                prompt_variant=seat.prompt_variant,
+            )
+            for position, seat in enumerate(seats)
+        )
+        session.add(_event_row(match_id, 1, MatchStarted(spec=spec, seats=seats), now))
+
+    def append_event(self, match_id: str, event: Event) -> int:
+        """Append ``event`` to a running match's log; returns its seq (1 is ``MatchStarted``)."""
+        if isinstance(event, (MatchStarted, MatchEnded)):
+            raise TypeError(f"{event.type} events are written by create_match / finish_match, not append_event")
+        with self._write() as session:
+            _get_open_match(session, match_id)
+            seq = _next_seq(session, match_id)
+            session.add(_event_row(match_id, seq, event, _now()))
+        return seq
+
+    def finish_match(self, match_id: str, outcome: Outcome) -> None:
+        """End a match: append ``MatchEnded`` and set the row's status, outcome and end time together."""
+        with self._write() as session:
+            match = _get_open_match(session, match_id)
+            seq = _next_seq(session, match_id)
+            now = _now()
+            session.add(_event_row(match_id, seq, MatchEnded(outcome=outcome), now))
+            match.status = "finished"
+            match.outcome = outcome.model_dump(mode="json")
+            match.ended_at = now
+
+    def get_match(self, match_id: str) -> MatchRecord:
+        with self._read() as session:
+            row = _get_match(session, match_id)
+            seats = session.scalars(select(SeatRow).where(SeatRow.match_id == match_id)).all()
+            return match_record(row, seats)
+
+    def run_matches(self, run_id: str) -> list[MatchRecord]:
+        """A run's matches, by match index."""
+        with self._read() as session:
+            _get_run(session, run_id)
+            rows = session.scalars(
+                select(MatchRow).where(MatchRow.run_id == run_id).order_by(MatchRow.match_index, MatchRow.created_at)
+            ).all()
+            seats: dict[str, list[SeatRow]] = {row.id: [] for row in rows}
+            seat_rows = session.scalars(
+                select(SeatRow).join(MatchRow, SeatRow.match_id == MatchRow.id).where(MatchRow.run_id == run_id)
+            )
+            for seat in seat_rows:
+                seats[seat.match_id].append(seat)
+            return [match_record(row, seats[row.id]) for row in rows]
+
+    def events(self, match_id: str) -> list[Event]:
+        """A match's log, in order."""
+        return [record.event for record in self.event_records(match_id)]
+
+    def event_records(self, match_id: str) -> list[EventRecord]:
+        """A match's log with seq, schema version and time of each event."""
+        with self._read() as session:
+            rows = session.scalars(select(EventRow).where(EventRow.match_id == match_id).order_by(EventRow.seq)).all()
+            if not rows:
+                _get_match(session, match_id)
+            return [event_record(row) for row in rows]
+
+    # -- model calls ----------------------------------------------------------
+
+    def add_calls(self, match_id: str | None, seat: str | None, calls: Sequence[CallRecord]) -> list[int]:
+        """Store model calls (of a match's seat, or of nothing in particular); returns their ids in order."""
+        if not calls:
+            return []
+        now = _now()
+        with self._write() as session:
+            if match_id is not None:
+                _get_match(session, match_id)
+            rows = [_call_row(match_id, seat, call, now) for call in calls]
+            session.add_all(rows)
+            session.flush()
+            return [row.id for row in rows]
+
+    def mark_calls(self, call_ids: Sequence[int], *, parsed: str | None, error: str | None) -> None:
+        """Record how the reply behind these calls was read: the parsed move, or the error."""
+        wanted = set(call_ids)
+        if not wanted:
+            return
+        with self._write() as session:
+            rows = session.scalars(select(ModelCallRow).where(ModelCallRow.id.in_(wanted))).all()
+            missing = wanted - {row.id for row in rows}
+            if missing:
+                raise NotFoundError(f"no model calls with ids {sorted(missing)}")
+            for row in rows:
+                row.parsed = parsed
+                row.error = error
+
+    def calls(self, match_id: str) -> list[CallRow]:
+        """A match's model calls, in the order they were stored."""
+        with self._read() as session:
+            _get_match(session, match_id)
+            rows = session.scalars(
+                select(ModelCallRow).where(ModelCallRow.match_id == match_id).order_by(ModelCallRow.id)
+            )
+            return [call_row(row) for row in rows]
+
+
+# -- helpers on an open session ------------------------------------------------
+
+
+def _row_lock(lock: bool) -> dict[str, bool] | None:
+    """``FOR NO KEY UPDATE`` on PostgreSQL when locking (it does not block foreign-key checks); nothing on SQLite."""
+    return {"key_share": True} if lock else None
+
+
+def _get_run(session: Session, run_id: str, *, lock: bool = False) -> RunRow:
+    row = session.get(RunRow, run_id, with_for_update=_row_lock(lock))
+    if row is None:
+        raise NotFoundError(f"no run with id {run_id!r}")
+    return row
+
+
+def _get_match(session: Session, match_id: str, *, lock: bool = False) -> MatchRow:
+    row = session.get(MatchRow, match_id, with_for_update=_row_lock(lock))
+    if row is None:
+        raise NotFoundError(f"no match with id {match_id!r}")
+    return row
+
+
+def _get_open_match(session: Session, match_id: str) -> MatchRow:
+    """The match row, locked (PostgreSQL) against concurrent appends; it must still be running."""
+    row = _get_match(session, match_id, lock=True)
+    if row.status != "running":
+        raise MatchClosed(match_id)
+    return row
+
+
+def _match_id_at(session: Session, run_id: str, match_index: int) -> str | None:
+    return session.scalars(
+        select(MatchRow.id).where(MatchRow.run_id == run_id, MatchRow.match_index == match_index)
+    ).first()
+
+
+def _next_seq(session: Session, match_id: str) -> int:
+    current = session.scalar(select(func.max(EventRow.seq)).where(EventRow.match_id == match_id))
+    return (current or 0) + 1
+
+
+def _event_row(match_id: str, seq: int, event: Event, now: datetime) -> EventRow:
+    return EventRow(
+        match_id=match_id,
+        seq=seq,
+        type=event.type,
+        schema_version=SCHEMA_VERSION,
+        payload=event.model_dump(mode="json"),
+        created_at=now,
+    )
+
+
+def _call_row(match_id: str | None, seat: str | None, call: CallRecord, now: datetime) -> ModelCallRow:
+    dumped = call.model_dump(mode="json")
+    return ModelCallRow(
+        match_id=match_id,
+        seat=seat,
+        model=call.model,
+        messages=dumped["messages"],
+        params=dumped["params"],
+        raw_output=call.raw_output,
+        parsed=None,
+        error=None,
+        prompt_tokens=call.prompt_tokens,
+        completion_tokens=call.completion_tokens,
+        latency_s=call.latency_s,
+        cached=call.cached,
+        attempts=call.attempts,
+        created_at=now,
+    )
