@@ -1,0 +1,27 @@
+"""Errors of the model layer; each carries a one-line message fit to print."""
+
+from __future__ import annotations
+
+from playeval.core.errors import PlayevalError
+
+
+class ModelError(PlayevalError):
+    """A model call failed for good."""
+
+
+class TransientModelError(ModelError):
+    """A model call failed in a way worth retrying (rate limit, timeout, 5xx, connection)."""
+
+
+class MissingAPIKey(ModelError):
+    def __init__(self, provider: str, env_var: str) -> None:
+        super().__init__(f"{provider}: no API key; set the environment variable {env_var}")
+        self.env_var = env_var
+
+
+class UnknownModel(ModelError):
+    """An address with an unknown provider or model name."""
+
+
+class MissingWeights(ModelError):
+    """A local model whose weights package is not installed; the message holds the install command."""

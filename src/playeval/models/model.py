@@ -1,0 +1,187 @@
+"""The one wrapper around a provider: cache, concurrency limit, timeout, retries, usage."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import time
+
+from playeval.core.ask import CallRecord
+from playeval.models.backoff import Backoff
+from playeval.models.cache import CacheEntry, ResponseCache, request_key
+from playeval.models.errors import ModelError, TransientModelError
+from playeval.models.types import ModelRequest, ModelResponse, Provider, ProviderResult
+from playeval.models.usage import Usage
+
+_log = logging.getLogger(__name__)
+
+
+class Model:
+    """A model at one address (``provider/name``), as players and judges use it.
+
+    ``generate`` first looks the request up in the response cache (the key is
+    the address and the request without ``affinity``). On a miss it takes a
+    slot of the provider's semaphore, calls the provider under a timeout and
+    retries transient failures and timeouts with exponential backoff and full
+    jitter, up to ``max_retries`` retries. A fresh result is stored in the
+    cache. A cache hit comes back with ``cached=True``, ``attempts=0`` and the
+    (near zero) latency of the lookup; its token counts are those of the
+    original call.
+    """
+
+    def __init__(
+        self,
+        address: str,
+        provider: Provider,
+        model_name: str,
+        *,
+        cache: ResponseCache | None,
+        limiter: asyncio.Semaphore,
+        timeout_s: float = 300.0,
+        max_retries: int = 4,
+        backoff_base_s: float = 0.5,
+        backoff_cap_s: float = 20.0,
+        rng: random.Random | None = None,
+    ) -> None:
+        if max_retries < 0:
+            raise ValueError("max_retries must be >= 0")
+        if timeout_s <= 0:
+            raise ValueError("timeout_s must be > 0")
+        self._address = address
+        self._provider = provider
+        self._model_name = model_name
+        self._cache = cache
+        self._limiter = limiter
+        self._timeout_s = timeout_s
+        self._max_retries = max_retries
+        self._backoff = Backoff(base_s=backoff_base_s, cap_s=backoff_cap_s)
+        self._rng = rng if rng is not None else random.Random()
+        self._usage = Usage()
+
+    @property
+    def address(self) -> str:
+        return self._address
+
+    @property
+    def model_name(self) -> str:
+        return self._model_name
+
+    @property
+    def provider(self) -> Provider:
+        return self._provider
+
+    @property
+    def usage(self) -> Usage:
+        return self._usage
+
+    def cache_key(self, request: ModelRequest) -> str:
+        return request_key(self._address, request)
+
+    async def generate(self, request: ModelRequest) -> ModelResponse:
+        started = time.perf_counter()
+        key = self.cache_key(request) if self._cache is not None else None
+        if self._cache is not None and key is not None:
+            entry = await asyncio.to_thread(self._cache.get, key)
+            if entry is not None:
+                latency = time.perf_counter() - started
+                self._count(cached=True)
+                return ModelResponse(
+                    model=self._address,
+                    request=request,
+                    text=entry.text,
+                    prompt_tokens=entry.prompt_tokens,
+                    completion_tokens=entry.completion_tokens,
+                    latency_s=latency,
+                    cached=True,
+                    attempts=0,
+                )
+
+        result, attempts, latency = await self._call_with_retries(request)
+        if self._cache is not None and key is not None:
+            entry = CacheEntry(
+                text=result.text,
+                prompt_tokens=result.prompt_tokens,
+                completion_tokens=result.completion_tokens,
+                latency_s=latency,
+                attempts=attempts,
+            )
+            await asyncio.to_thread(self._cache.put, key, entry)
+        self._count(cached=False, result=result, latency=latency)
+        return ModelResponse(
+            model=self._address,
+            request=request,
+            text=result.text,
+            prompt_tokens=result.prompt_tokens,
+            completion_tokens=result.completion_tokens,
+            latency_s=latency,
+            cached=False,
+            attempts=attempts,
+        )
+
+    async def _call_with_retries(self, request: ModelRequest) -> tuple[ProviderResult, int, float]:
+        """Return the result, the number of attempts and the latency of the successful attempt."""
+        attempts = 0
+        while True:
+            attempts += 1
+            self._usage = self._usage.model_copy(update={"attempts": self._usage.attempts + 1})
+            try:
+                async with self._limiter:
+                    started = time.perf_counter()
+                    result = await asyncio.wait_for(
+                        self._provider.generate(self._model_name, request), timeout=self._timeout_s
+                    )
+                    return result, attempts, time.perf_counter() - started
+            except TimeoutError:
+                failure: ModelError = TransientModelError(f"{self._address}: no reply within {self._timeout_s:g} s")
+            except TransientModelError as exc:
+                failure = exc
+            except ModelError:
+                self._count_failure()
+                raise
+            if attempts > self._max_retries:
+                self._count_failure()
+                raise ModelError(
+                    f"{self._address}: gave up after {attempts} attempts; last error: {failure}"
+                ) from failure
+            delay = self._backoff.delay(attempts, self._rng)
+            _log.warning("%s: attempt %d failed (%s); retrying in %.2f s", self._address, attempts, failure, delay)
+            await asyncio.sleep(delay)
+
+    def _count(self, *, cached: bool, result: ProviderResult | None = None, latency: float = 0.0) -> None:
+        u = self._usage
+        if cached or result is None:
+            self._usage = u.model_copy(update={"calls": u.calls + 1, "cached_calls": u.cached_calls + 1})
+            return
+        self._usage = u.model_copy(
+            update={
+                "calls": u.calls + 1,
+                "prompt_tokens": u.prompt_tokens + result.prompt_tokens,
+                "completion_tokens": u.completion_tokens + result.completion_tokens,
+                "latency_s": u.latency_s + latency,
+            }
+        )
+
+    def _count_failure(self) -> None:
+        self._usage = self._usage.model_copy(update={"failed_calls": self._usage.failed_calls + 1})
+
+    def __repr__(self) -> str:
+        return f"Model({self._address!r})"
+
+
+def to_call_record(response: ModelResponse) -> CallRecord:
+    """The store's record of one model call."""
+    params: dict[str, object] = dict(response.request.config.model_dump(mode="json"))
+    if response.request.constraint is not None:
+        params["constraint"] = response.request.constraint.model_dump(mode="json", exclude_none=True)
+    return CallRecord(
+        model=response.model,
+        messages=response.request.messages,
+        params=params,
+        raw_output=response.text,
+        prompt_tokens=response.prompt_tokens,
+        completion_tokens=response.completion_tokens,
+        latency_s=response.latency_s,
+        cached=response.cached,
+        attempts=response.attempts,
+    )

@@ -1,0 +1,76 @@
+"""Loading llama.cpp models and grammars. Imports ``llama_cpp``, so it is imported only when a local model runs."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import llama_cpp
+from llama_cpp import Llama
+from llama_cpp.llama_grammar import LlamaGrammar
+
+from playeval.models.errors import ModelError
+
+EXTRA_BUFFERS_ENV = "PLAYEVAL_LLAMA_EXTRA_BUFFERS"
+
+
+class _LlamaWithoutExtraBuffers(Llama):
+    """A ``Llama`` whose weights stay in plain CPU buffers (no AMX or repacked buffer types).
+
+    ``Llama.__init__`` assigns ``self.model_params`` and then loads the model
+    with it; this property switches ``use_extra_bufts`` off on the way in.
+    """
+
+    @property
+    def model_params(self) -> llama_cpp.llama_model_params:
+        params: llama_cpp.llama_model_params = self.__dict__["_playeval_model_params"]
+        return params
+
+    @model_params.setter
+    def model_params(self, params: llama_cpp.llama_model_params) -> None:
+        params.use_extra_bufts = False
+        self.__dict__["_playeval_model_params"] = params
+
+
+def amx_compiled() -> bool:
+    """Whether this llama.cpp build has the AMX kernels (which crash on some machines)."""
+    info: bytes = llama_cpp.llama_print_system_info()
+    return b"AMX_INT8 = 1" in info
+
+
+def use_extra_buffers(choice: bool | None) -> bool:
+    """Extra buffer types: as chosen, else ``$PLAYEVAL_LLAMA_EXTRA_BUFFERS`` (1/0), else on unless AMX is compiled in."""
+    if choice is not None:
+        return choice
+    raw = os.environ.get(EXTRA_BUFFERS_ENV, "").strip().lower()
+    if raw in {"1", "true", "yes", "on"}:
+        return True
+    if raw in {"0", "false", "no", "off"}:
+        return False
+    return not amx_compiled()
+
+
+def load_llama(path: Path, *, n_ctx: int, n_threads: int, seed: int, extra_buffers: bool) -> Llama:
+    cls = Llama if extra_buffers else _LlamaWithoutExtraBuffers
+    try:
+        return cls(
+            model_path=str(path),
+            n_ctx=n_ctx,
+            n_threads=n_threads,
+            n_threads_batch=n_threads,
+            seed=seed,
+            verbose=False,
+        )
+    except ValueError as exc:
+        raise ModelError(f"{path.name}: llama.cpp could not load the model: {exc}") from exc
+
+
+def parse_grammar(llama: Llama, text: str) -> LlamaGrammar:
+    """A grammar llama.cpp has checked; an invalid one raises ``ModelError`` instead of crashing the sampler."""
+    vocab = llama_cpp.llama_model_get_vocab(llama.model)
+    sampler = llama_cpp.llama_sampler_init_grammar(vocab, text.encode("utf-8"), b"root")
+    if not sampler:
+        first_line = text.strip().splitlines()[0] if text.strip() else ""
+        raise ModelError(f"invalid GBNF grammar (root rule 'root'): {first_line[:120]}")
+    llama_cpp.llama_sampler_free(sampler)
+    return LlamaGrammar.from_string(text, verbose=False)

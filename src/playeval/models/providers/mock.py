@@ -1,0 +1,105 @@
+"""Mock models for tests: ``mock/echo``, ``mock/garbage``, ``mock/slow``, ``mock/yes`` and scripted ones.
+
+A mock returns exactly what it is scripted to, ignoring output constraints,
+so tests can exercise the parsers' error paths. Mock replies are never
+cached (``cacheable = False``): a scripted list must be consumed the same
+way on every run.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import TypeAlias
+
+from playeval.models.errors import ModelError, UnknownModel
+from playeval.models.types import ModelRequest, ProviderResult
+
+MockScript: TypeAlias = Callable[[ModelRequest], str] | Sequence[str]
+"""A function from request to reply, or a list of replies consumed in order (never cycled)."""
+
+GARBAGE = "~~ not a move ~~"
+BUILTIN_MOCKS: tuple[str, ...] = ("echo", "garbage", "slow", "yes")
+_DEFAULT_DELAY_S = 0.2
+
+
+def _last_user_message(request: ModelRequest) -> str:
+    for message in reversed(request.messages):
+        if message.role == "user":
+            return message.content
+    return ""
+
+
+def _words(text: str) -> int:
+    return len(text.split())
+
+
+class _ScriptedReplies:
+    """A list of replies handed out one at a time."""
+
+    def __init__(self, name: str, replies: Sequence[str]) -> None:
+        self._name = name
+        self._total = len(replies)
+        self._replies: Iterator[str] = iter(tuple(replies))
+
+    def __call__(self, request: ModelRequest) -> str:
+        try:
+            return next(self._replies)
+        except StopIteration:
+            raise ModelError(f"mock/{self._name}: script exhausted after {self._total} replies") from None
+
+
+class MockProvider:
+    name = "mock"
+    max_concurrency = 64
+    cacheable = False
+
+    def __init__(self, scripts: Mapping[str, MockScript] | None = None) -> None:
+        self._scripts: dict[str, Callable[[ModelRequest], str]] = {}
+        for script_name, script in (scripts or {}).items():
+            if isinstance(script, str):
+                raise TypeError(f"mock script {script_name!r}: give a list of replies or a function, not a string")
+            if callable(script):
+                self._scripts[script_name] = script
+            else:
+                self._scripts[script_name] = _ScriptedReplies(script_name, script)
+
+    def known_models(self) -> tuple[str, ...]:
+        return tuple(sorted({*BUILTIN_MOCKS, *self._scripts}))
+
+    def check_model(self, model_name: str) -> None:
+        if model_name not in self._scripts and model_name not in BUILTIN_MOCKS:
+            names = ", ".join(f"mock/{n}" for n in self.known_models())
+            raise UnknownModel(f"unknown mock model mock/{model_name}; known: {names}")
+
+    async def generate(self, model_name: str, request: ModelRequest) -> ProviderResult:
+        self.check_model(model_name)
+        text = await self._reply(model_name, request)
+        prompt_tokens = sum(_words(m.content) for m in request.messages)
+        return ProviderResult(text=text, prompt_tokens=prompt_tokens, completion_tokens=_words(text))
+
+    async def _reply(self, model_name: str, request: ModelRequest) -> str:
+        script = self._scripts.get(model_name)
+        if script is not None:
+            return script(request)
+        if model_name == "garbage":
+            return GARBAGE
+        if model_name == "yes":
+            return "Yes"
+        if model_name == "slow":
+            await asyncio.sleep(_mock_delay())
+        return _last_user_message(request)
+
+    async def aclose(self) -> None:
+        return None
+
+
+def _mock_delay() -> float:
+    raw = os.environ.get("PLAYEVAL_MOCK_DELAY")
+    if raw is None or not raw.strip():
+        return _DEFAULT_DELAY_S
+    try:
+        return max(0.0, float(raw))
+    except ValueError:
+        raise ModelError(f"PLAYEVAL_MOCK_DELAY must be a number of seconds, not {raw!r}") from None

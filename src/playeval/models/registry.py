@@ -1,0 +1,186 @@
+"""The model hub: turns ``provider/name`` addresses into ``Model`` objects.
+
+A hub is an ordinary object the caller creates (one per run or server). It
+holds one provider instance per provider name, built on first use, one
+semaphore per provider sized by its ``max_concurrency``, and one response
+cache shared by its models. Built-in providers are ``local``, ``openai``,
+``anthropic`` and ``mock``; others can register through the entry-point
+group ``playeval.providers`` (an entry point names a class or function that
+takes no arguments and returns a provider), loaded only when asked for.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.metadata
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from types import MappingProxyType
+from typing import Protocol, Self, runtime_checkable
+
+from playeval.models.cache import ResponseCache, default_cache_path
+from playeval.models.errors import UnknownModel
+from playeval.models.model import Model
+from playeval.models.providers.mock import MockScript
+from playeval.models.types import Provider
+from playeval.models.usage import Usage
+
+ENTRY_POINT_GROUP = "playeval.providers"
+BUILTIN_PROVIDERS: tuple[str, ...] = ("local", "openai", "anthropic", "mock")
+
+
+@runtime_checkable
+class ChecksModelNames(Protocol):
+    """A provider that can tell at once whether it knows a model name (raising ``UnknownModel`` if not)."""
+
+    def check_model(self, model_name: str) -> None: ...
+
+
+def split_address(address: str) -> tuple[str, str]:
+    """``provider/name`` split at the first ``/`` (so ``local//abs/path.gguf`` keeps its path)."""
+    provider, sep, name = address.partition("/")
+    if not sep or not provider or not name:
+        raise UnknownModel(f"model address {address!r} is not provider/name, e.g. local/qwen2.5-coder-1.5b")
+    return provider, name
+
+
+class ModelHub:
+    """Models by address, sharing providers, concurrency limits and a response cache."""
+
+    def __init__(
+        self,
+        use_cache: bool = True,
+        cache_path: Path | None = None,
+        mock_scripts: Mapping[str, MockScript] | None = None,
+        *,
+        model_dir: Path | None = None,
+        timeout_s: float = 300.0,
+        max_retries: int = 4,
+        backoff_base_s: float = 0.5,
+        backoff_cap_s: float = 20.0,
+    ) -> None:
+        self._cache = (
+            ResponseCache(cache_path if cache_path is not None else default_cache_path()) if use_cache else None
+        )
+        self._mock_scripts: Mapping[str, MockScript] = MappingProxyType(dict(mock_scripts or {}))
+        self._model_dir = model_dir
+        self._timeout_s = timeout_s
+        self._max_retries = max_retries
+        self._backoff_base_s = backoff_base_s
+        self._backoff_cap_s = backoff_cap_s
+        self._factories: Mapping[str, Callable[[], Provider]] = MappingProxyType(
+            {
+                "local": self._build_local,
+                "openai": _build_openai,
+                "anthropic": _build_anthropic,
+                "mock": self._build_mock,
+            }
+        )
+        self._providers: dict[str, Provider] = {}
+        self._limiters: dict[str, asyncio.Semaphore] = {}
+        self._models: dict[str, Model] = {}
+
+    @property
+    def cache(self) -> ResponseCache | None:
+        return self._cache
+
+    def known_providers(self) -> list[str]:
+        """Built-in provider names, then those registered by installed plugins."""
+        plugins = sorted(
+            ep.name
+            for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)
+            if ep.name not in BUILTIN_PROVIDERS
+        )
+        return [*BUILTIN_PROVIDERS, *plugins]
+
+    def get(self, address: str) -> Model:
+        """The model at ``address`` (the same object for the same address)."""
+        model = self._models.get(address)
+        if model is not None:
+            return model
+        provider_name, model_name = split_address(address)
+        provider = self.provider(provider_name)
+        if isinstance(provider, ChecksModelNames):
+            provider.check_model(model_name)
+        cacheable = bool(getattr(provider, "cacheable", True))
+        model = Model(
+            address,
+            provider,
+            model_name,
+            cache=self._cache if cacheable else None,
+            limiter=self._limiters[provider_name],
+            timeout_s=self._timeout_s,
+            max_retries=self._max_retries,
+            backoff_base_s=self._backoff_base_s,
+            backoff_cap_s=self._backoff_cap_s,
+        )
+        self._models[address] = model
+        return model
+
+    def provider(self, name: str) -> Provider:
+        """The hub's instance of provider ``name``, built on first use."""
+        provider = self._providers.get(name)
+        if provider is None:
+            provider = self._build(name)
+            self._providers[name] = provider
+            self._limiters[name] = asyncio.Semaphore(max(1, int(provider.max_concurrency)))
+        return provider
+
+    def _build(self, name: str) -> Provider:
+        factory = self._factories.get(name)
+        if factory is not None:
+            return factory()
+        for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
+            if ep.name == name:
+                built: Provider = ep.load()()
+                return built
+        raise UnknownModel(f"unknown model provider {name!r}; known providers: {', '.join(self.known_providers())}")
+
+    def _build_local(self) -> Provider:
+        from playeval.models.providers.local import LocalProvider
+
+        return LocalProvider(model_dir=self._model_dir)
+
+    def _build_mock(self) -> Provider:
+        from playeval.models.providers.mock import MockProvider
+
+        return MockProvider(self._mock_scripts)
+
+    def usage(self) -> dict[str, Usage]:
+        """Usage totals per address of every model handed out so far."""
+        return {address: model.usage for address, model in self._models.items()}
+
+    def total_usage(self) -> Usage:
+        total = Usage()
+        for model in self._models.values():
+            total = total + model.usage
+        return total
+
+    async def aclose(self) -> None:
+        """Close every provider (clients, loaded models) and the cache."""
+        providers = list(self._providers.values())
+        self._providers.clear()
+        self._limiters.clear()
+        self._models.clear()
+        for provider in providers:
+            await provider.aclose()
+        if self._cache is not None:
+            self._cache.close()
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()
+
+
+def _build_openai() -> Provider:
+    from playeval.models.providers.openai import OpenAIProvider
+
+    return OpenAIProvider()
+
+
+def _build_anthropic() -> Provider:
+    from playeval.models.providers.anthropic import AnthropicProvider
+
+    return AnthropicProvider()

@@ -1,0 +1,79 @@
+"""Requests, responses and the provider contract of the model layer."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from playeval.core.ask import OutputConstraint
+from playeval.core.messages import Message
+
+
+class GenerationConfig(BaseModel):
+    """Sampling parameters. ``seed`` makes sampling reproducible where the backend allows it."""
+
+    model_config = ConfigDict(frozen=True)
+
+    temperature: float = 0.0
+    top_p: float = 1.0
+    max_tokens: int = 128
+    seed: int | None = None
+    stop: tuple[str, ...] = ()
+
+
+class ModelRequest(BaseModel):
+    """One generation request. Everything in it is part of the cache key except ``affinity``.
+
+    ``affinity`` is a hint (for example the seat name) that lets an in-process
+    backend keep one context per conversation so it can reuse the prompt
+    prefix; it never changes the output.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    messages: tuple[Message, ...]
+    config: GenerationConfig = Field(default_factory=GenerationConfig)
+    constraint: OutputConstraint | None = None
+    affinity: str | None = None
+
+
+class ProviderResult(BaseModel):
+    """What a provider returns for one call."""
+
+    model_config = ConfigDict(frozen=True)
+
+    text: str
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+
+class ModelResponse(BaseModel):
+    """What the ``Model`` wrapper returns: the provider result plus accounting."""
+
+    model_config = ConfigDict(frozen=True)
+
+    model: str
+    request: ModelRequest
+    text: str
+    prompt_tokens: int
+    completion_tokens: int
+    latency_s: float
+    cached: bool
+    attempts: int
+
+
+class Provider(Protocol):
+    """A thin backend: one ``generate`` per call, no retries, no cache.
+
+    ``name`` is the address prefix (``local``, ``openai``...). Transient
+    failures raise ``TransientModelError`` so the wrapper retries them; any
+    other ``ModelError`` is final.
+    """
+
+    name: str
+    max_concurrency: int
+
+    async def generate(self, model_name: str, request: ModelRequest) -> ProviderResult: ...
+
+    async def aclose(self) -> None: ...
