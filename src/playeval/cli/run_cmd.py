@@ -7,13 +7,13 @@ import asyncio
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
-from playeval.cli.console import db_option, fail, outcome_label, stderr, stdout
+from playeval.cli.console import db_option, fail, outcome_label, stderr
 from playeval.cli.results_cmd import print_results
 from playeval.cli.session import model_hub
+from playeval.core.game import evaluated_seat
 from playeval.core.match import Outcome
 from playeval.core.registry import default_registry
-from playeval.core.game import evaluated_seat
-from playeval.engine import BatchRunner, PlannedMatch, RunConfig, create_run, pending_matches, run_config
+from playeval.engine import SCRIPTED, BatchRunner, PlannedMatch, RunConfig, create_run, pending_matches, run_config
 from playeval.models import DEFAULT_MODEL
 from playeval.store import Store
 
@@ -39,26 +39,27 @@ def register(app: typer.Typer) -> None:
         db: str | None = db_option(),
     ) -> None:
         """Run a batch of matches and print the results table."""
+        if not resume and not game:
+            fail("name a game (see `playeval games`) or pass --resume RUN_ID")
         with Store.open(db) as store:
-            registry = default_registry()
             if resume:
                 config = run_config(store, resume)
-                run_id = resume
             else:
-                if not game:
-                    fail("name a game (see `playeval games`) or pass --resume RUN_ID")
                 config = RunConfig(game=game, level=level, models=_split(models), opponent=opponent, n=n, seed=seed,
                                    concurrency=concurrency, secret_set=secret_set, temperature=temperature)
-                run_id = create_run(store, registry, config)
-            asyncio.run(_play(store, config, run_id, use_cache=not no_cache))
+            run_id = asyncio.run(_run(store, config, resume, use_cache=not no_cache))
             print_results(store, run_id)
 
 
-async def _play(store: Store, config: RunConfig, run_id: str, use_cache: bool) -> None:
+async def _run(store: Store, config: RunConfig, resume: str | None, use_cache: bool) -> str:
+    registry = default_registry()
+    game = registry.get(config.game)
     async with model_hub(use_cache) as hub:
-        registry = default_registry()
-        runner = BatchRunner(store, hub, registry)
-        target = evaluated_seat(registry.get(config.game))
+        for address in (*config.models, config.opponent):
+            if address != SCRIPTED:
+                hub.get(address)  # unknown providers, models and missing keys fail here, before anything is recorded
+        run_id = resume or create_run(store, registry, config)
+        target = evaluated_seat(game)
         pending = pending_matches(store, run_id)
         total = config.n * len(config.models)
         err = stderr()
@@ -69,9 +70,10 @@ async def _play(store: Store, config: RunConfig, run_id: str, use_cache: bool) -
             task = progress.add_task("matches", total=total, completed=total - len(pending))
 
             def on_match(planned: PlannedMatch, outcome: Outcome) -> None:
-                result = outcome_label(outcome, target)
-                progress.console.print(f"  #{planned.index:<3} {planned.model:<28} {result:<8} {outcome.rounds:>3} rounds  {outcome.reason}")
+                progress.console.print(f"  #{planned.index:<3} {planned.model:<28} "
+                                       f"{outcome_label(outcome, target):<8} {outcome.rounds:>3} rounds  "
+                                       f"{outcome.reason}", markup=False)
                 progress.advance(task)
 
-            await runner.run(run_id, on_match=on_match)
-    stdout().print(f"run {run_id} finished")
+            await BatchRunner(store, hub, registry).run(run_id, on_match=on_match)
+    return run_id

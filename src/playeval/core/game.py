@@ -43,6 +43,8 @@ class Game(Protocol, Generic[StateT]):
     seats: ClassVar[tuple[SeatInfo, ...]]
     levels: ClassVar[tuple[LevelInfo, ...]]
     variant_count: ClassVar[int]
+    secret_owner: ClassVar[str | None]
+    """The seat that holds the secret (it may see it); every other seat must never be shown it."""
 
     def new_spec(self, level: int, seed: int, rng: random.Random, secret: str | None = None,
                  secret_set: str | None = None) -> MatchSpec:

@@ -17,7 +17,7 @@ from types import TracebackType
 from typing import Any, Self, get_args
 
 from pydantic import TypeAdapter
-from sqlalchemy import func, select
+from sqlalchemy import func, insert, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
@@ -214,13 +214,16 @@ class Store:
         session.add(_event_row(match_id, 1, MatchStarted(spec=spec, seats=seats), now))
 
     def append_event(self, match_id: str, event: Event) -> int:
-        """Append ``event`` to a running match's log; returns its seq (1 is ``MatchStarted``)."""
+        """Append ``event`` to a running match's log; returns its seq (1 is ``MatchStarted``).
+
+        This is the engine's hot path, so it uses plain statements, not ORM objects.
+        """
         if isinstance(event, (MatchStarted, MatchEnded)):
             raise TypeError(f"{event.type} events are written by create_match / finish_match, not append_event")
         with self._write() as session:
-            _get_open_match(session, match_id)
+            _require_running(session, match_id)
             seq = _next_seq(session, match_id)
-            session.add(_event_row(match_id, seq, event, _now()))
+            session.execute(insert(EventRow), [_event_values(match_id, seq, event, _now())])
         return seq
 
     def finish_match(self, match_id: str, outcome: Outcome) -> None:
@@ -276,25 +279,26 @@ class Store:
         now = _now()
         with self._write() as session:
             if match_id is not None:
-                _get_match(session, match_id)
-            rows = [_call_row(match_id, seat, call, now) for call in calls]
-            session.add_all(rows)
-            session.flush()
-            return [row.id for row in rows]
+                _require_exists(session, match_id)
+            return [
+                session.execute(insert(ModelCallRow).values(_call_values(match_id, seat, call, now))
+                                .returning(ModelCallRow.id)).scalar_one()
+                for call in calls
+            ]
 
     def mark_calls(self, call_ids: Sequence[int], *, parsed: str | None, error: str | None) -> None:
         """Record how the reply behind these calls was read: the parsed move, or the error."""
-        wanted = set(call_ids)
+        wanted = sorted(set(call_ids))
         if not wanted:
             return
         with self._write() as session:
-            rows = session.scalars(select(ModelCallRow).where(ModelCallRow.id.in_(wanted))).all()
-            missing = wanted - {row.id for row in rows}
-            if missing:
-                raise NotFoundError(f"no model calls with ids {sorted(missing)}")
-            for row in rows:
-                row.parsed = parsed
-                row.error = error
+            result = session.execute(
+                update(ModelCallRow).where(ModelCallRow.id.in_(wanted)).values(parsed=parsed, error=error)
+                .execution_options(synchronize_session=False)
+            )
+            if result.rowcount != len(wanted):  # type: ignore[attr-defined]
+                found = set(session.scalars(select(ModelCallRow.id).where(ModelCallRow.id.in_(wanted))))
+                raise NotFoundError(f"no model calls with ids {sorted(set(wanted) - found)}")
 
     def calls(self, match_id: str) -> list[CallRow]:
         """A match's model calls, in the order they were stored."""
@@ -336,6 +340,23 @@ def _get_open_match(session: Session, match_id: str) -> MatchRow:
     return row
 
 
+def _require_exists(session: Session, match_id: str) -> None:
+    if session.scalar(select(MatchRow.id).where(MatchRow.id == match_id)) is None:
+        raise NotFoundError(f"no match with id {match_id!r}")
+
+
+def _require_running(session: Session, match_id: str) -> None:
+    """The match must exist and still run; on PostgreSQL its row is locked against concurrent appends."""
+    query = select(MatchRow.status).where(MatchRow.id == match_id)
+    if session.get_bind().dialect.name == "postgresql":
+        query = query.with_for_update(key_share=True)
+    status = session.scalar(query)
+    if status is None:
+        raise NotFoundError(f"no match with id {match_id!r}")
+    if status != "running":
+        raise MatchClosed(match_id)
+
+
 def _match_id_at(session: Session, run_id: str, match_index: int) -> str | None:
     return session.scalars(
         select(MatchRow.id).where(MatchRow.run_id == run_id, MatchRow.match_index == match_index)
@@ -347,32 +368,36 @@ def _next_seq(session: Session, match_id: str) -> int:
     return (current or 0) + 1
 
 
+def _event_values(match_id: str, seq: int, event: Event, now: datetime) -> dict[str, Any]:
+    return {
+        "match_id": match_id,
+        "seq": seq,
+        "type": event.type,
+        "schema_version": SCHEMA_VERSION,
+        "payload": event.model_dump(mode="json"),
+        "created_at": now,
+    }
+
+
 def _event_row(match_id: str, seq: int, event: Event, now: datetime) -> EventRow:
-    return EventRow(
-        match_id=match_id,
-        seq=seq,
-        type=event.type,
-        schema_version=SCHEMA_VERSION,
-        payload=event.model_dump(mode="json"),
-        created_at=now,
-    )
+    return EventRow(**_event_values(match_id, seq, event, now))
 
 
-def _call_row(match_id: str | None, seat: str | None, call: CallRecord, now: datetime) -> ModelCallRow:
+def _call_values(match_id: str | None, seat: str | None, call: CallRecord, now: datetime) -> dict[str, Any]:
     dumped = call.model_dump(mode="json")
-    return ModelCallRow(
-        match_id=match_id,
-        seat=seat,
-        model=call.model,
-        messages=dumped["messages"],
-        params=dumped["params"],
-        raw_output=call.raw_output,
-        parsed=None,
-        error=None,
-        prompt_tokens=call.prompt_tokens,
-        completion_tokens=call.completion_tokens,
-        latency_s=call.latency_s,
-        cached=call.cached,
-        attempts=call.attempts,
-        created_at=now,
-    )
+    return {
+        "match_id": match_id,
+        "seat": seat,
+        "model": call.model,
+        "messages": dumped["messages"],
+        "params": dumped["params"],
+        "raw_output": call.raw_output,
+        "parsed": None,
+        "error": None,
+        "prompt_tokens": call.prompt_tokens,
+        "completion_tokens": call.completion_tokens,
+        "latency_s": call.latency_s,
+        "cached": call.cached,
+        "attempts": call.attempts,
+        "created_at": now,
+    }

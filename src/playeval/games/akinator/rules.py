@@ -21,6 +21,7 @@ from playeval.core.game import LevelInfo, SeatInfo
 from playeval.core.match import Action, MatchSpec, Outcome
 from playeval.core.messages import Message, assistant, system, user
 from playeval.core.normalize import same_name
+from playeval.core.rng import derive_seed
 from playeval.games.akinator import prompts
 from playeval.games.akinator.baselines import ListGuesser, OracleAnswerer
 from playeval.games.akinator.data import load_secrets
@@ -112,6 +113,7 @@ class Akinator:
         LevelInfo(level=3, description="16 turns; answers only Yes/No/Don't know"),
     )
     variant_count: ClassVar[int] = len(prompts.GUESSER_VARIANTS)
+    secret_owner: ClassVar[str | None] = ANSWERER
     secret_sets: ClassVar[tuple[str, ...]] = ("everyday", "set1", "set2")
 
     def new_spec(self, level: int, seed: int, rng: random.Random, secret: str | None = None,
@@ -277,7 +279,7 @@ class Akinator:
     def scripted_player(self, seat: str, spec: MatchSpec) -> OracleAnswerer | ListGuesser:
         if seat == ANSWERER:
             return OracleAnswerer(spec.secret or "")
-        rng = random.Random(spec.seed)
+        rng = random.Random(derive_seed(spec.seed, "scripted guesser"))  # independent of the draw of the secret
         pool = list(load_secrets(str(spec.params.get("secret_set", "everyday"))))
         return ListGuesser(rng.sample(pool, k=min(len(pool), LIMITS[spec.level])))
 

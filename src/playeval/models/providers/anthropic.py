@@ -64,6 +64,11 @@ class AnthropicProvider:
     def __init__(self) -> None:
         self._client: AsyncAnthropic | None = None
 
+    def check_model(self, model_name: str) -> None:
+        """Fail early, before any request, when no key is set."""
+        if not os.environ.get(KEY_ENV, "").strip():
+            raise MissingAPIKey("anthropic", KEY_ENV)
+
     def _get_client(self) -> AsyncAnthropic:
         if self._client is None:
             key = os.environ.get(KEY_ENV, "").strip()

@@ -52,6 +52,11 @@ class OpenAIProvider:
         self._client: AsyncOpenAI | None = None
         self._official = True
 
+    def check_model(self, model_name: str) -> None:
+        """Fail early, before any request, when the official API is addressed without a key."""
+        if not os.environ.get(KEY_ENV, "").strip() and is_openai_host(_base_url()):
+            raise MissingAPIKey("openai", KEY_ENV)
+
     def _get_client(self) -> AsyncOpenAI:
         if self._client is None:
             base_url = _base_url()

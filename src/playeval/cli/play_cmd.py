@@ -1,0 +1,93 @@
+"""``playeval play``: a person at the terminal against a model."""
+
+from __future__ import annotations
+
+import asyncio
+import getpass
+import secrets
+
+import typer
+
+from playeval.cli.console import db_option, fail, outcome_label, stdout
+from playeval.cli.session import model_hub
+from playeval.core.ask import Ask, Reply
+from playeval.core.events import SeatAssignment
+from playeval.core.game import Game
+from playeval.core.registry import default_registry
+from playeval.core.rng import match_rng
+from playeval.engine import play_match, state_from_events
+from playeval.models import DEFAULT_MODEL
+from playeval.players import LLMPlayer, Player, TerminalPlayer
+from playeval.store import Store
+
+
+class _Announced:
+    """Tells the person the model is thinking while it is."""
+
+    def __init__(self, inner: LLMPlayer, seat: str) -> None:
+        self._inner = inner
+        self._seat = seat
+        self.kind = inner.kind
+        self.model = inner.model
+        self.max_retries = inner.max_retries
+
+    async def act(self, ask: Ask) -> Reply:
+        console = stdout()
+        with console.status(f"the model ({self._seat}) is thinking…"):
+            reply = await self._inner.act(ask)
+        return reply
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("play")
+    def play(
+        game_id: str = typer.Argument(..., metavar="GAME", help="Game id (see `playeval games`)."),
+        model: str = typer.Option(DEFAULT_MODEL, "--model", "-m", help="The model you play against."),
+        seat: str = typer.Option(None, "--as", help="Your seat (default: the person's seat of the game)."),
+        level: int = typer.Option(1, "--level", help="Game level."),
+        seed: int = typer.Option(None, "--seed", help="Seed (default: random)."),
+        no_cache: bool = typer.Option(False, "--no-cache", help="Do not read or write the response cache."),
+        db: str | None = db_option(),
+    ) -> None:
+        """Play a game in the terminal against a model; the match is recorded like any other."""
+        game = default_registry().get(game_id)
+        names = [s.name for s in game.seats]
+        human_seat = seat or next(s.name for s in game.seats if not s.evaluated)
+        if human_seat not in names:
+            fail(f"{game.id} has the seats {', '.join(names)}; --as {seat} is not one of them")
+        asyncio.run(_play(game, model, human_seat, level, seed, not no_cache, db))
+
+
+async def _play(game: Game[object], model: str, human_seat: str, level: int, seed: int | None, use_cache: bool,
+                db: str | None) -> None:
+    console = stdout()
+    seed = secrets.randbelow(2**31) if seed is None else seed
+    secret: str | None = None
+    if human_seat == game.secret_owner:
+        typed = getpass.getpass("Your secret (hidden, never shown to the model; Enter to keep it in your head): ")
+        secret = typed.strip() or None
+    spec = game.new_spec(level, seed, match_rng(seed))
+    if human_seat == game.secret_owner:
+        spec = spec.model_copy(update={"secret": secret})
+    async with model_hub(use_cache) as hub:
+        players: dict[str, Player] = {}
+        for info in game.seats:
+            if info.name == human_seat:
+                players[info.name] = TerminalPlayer(name="you")
+            else:
+                players[info.name] = _Announced(LLMPlayer(hub.get(model), seed=seed), info.name)
+        assignments = [SeatAssignment(seat=name, player_kind=p.kind, model=p.model,
+                                      prompt_variant=spec.variants.get(name)) for name, p in players.items()]
+        console.print(f"[bold]{game.title}[/], level {level}: you are the {human_seat}; "
+                      f"the other seat is played by {model}.")
+        with Store.open(db) as store:
+            match_id = store.create_match(spec=spec, seats=assignments)
+            outcome = await play_match(game, spec, players, store, match_id)
+            state = state_from_events(game, spec, store.events(match_id))
+    console.print()
+    for seat_name, text in game.transcript(state):
+        console.print(f"  {seat_name}: {text}", markup=False)
+    console.print(f"\n[bold]You {outcome_label(outcome, human_seat)}.[/] {outcome.reason}")
+    if spec.secret:
+        console.print(f"The secret was: [bold]{spec.secret}[/]")
+    console.print(f"(match {match_id} recorded)")

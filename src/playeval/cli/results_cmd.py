@@ -1,0 +1,47 @@
+"""``playeval results``: the outcome table of a run."""
+
+from __future__ import annotations
+
+import typer
+from rich.table import Table
+
+from playeval.analysis import match_rows, summarize
+from playeval.cli.console import db_option, stdout
+from playeval.core.registry import default_registry
+from playeval.engine import require_run
+from playeval.store import Store
+
+
+def print_results(store: Store, run_id: str) -> None:
+    run = store.get_run(run_id)
+    results = summarize(match_rows(store, run_id, default_registry()))
+    table = Table(title=f"run {run_id}: {run.game} L{run.level} ({run.status})")
+    for column in ("model", "matches", "win rate", "avg rounds", "forfeits", "tokens", "model s/match"):
+        table.add_column(column, justify="left" if column == "model" else "right")
+    for result in results:
+        per_match = result.seconds / result.matches if result.matches else 0.0
+        table.add_row(
+            result.model,
+            str(result.matches),
+            f"{result.win_rate:.2f} ± {result.win_rate_std:.2f}",
+            f"{result.avg_rounds:.1f} ± {result.avg_rounds_std:.1f}",
+            str(result.forfeits) + (f" (+{result.opponent_forfeits} opp.)" if result.opponent_forfeits else ""),
+            f"{result.tokens:,}",
+            f"{per_match:.1f}",
+        )
+    console = stdout()
+    console.print(table)
+    if not results:
+        console.print("no finished matches in this run yet")
+    else:
+        console.print("± is the standard deviation across system prompt variants "
+                      f"({', '.join(f'{r.model}: {r.variants}' for r in results)} variants seen).")
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("results")
+    def results(run_id: str = typer.Argument(None, help="Run id (default: the latest run)."),
+                db: str | None = db_option()) -> None:
+        """Per model: win rate (± std across prompt variants), rounds, forfeits, tokens, time."""
+        with Store.open(db) as store:
+            print_results(store, require_run(store, run_id))

@@ -1,0 +1,154 @@
+"""Akinator's rules, one at a time, on the pure state machine."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from playeval.core.errors import FormatError, RuleViolation
+from playeval.core.game import replay
+from playeval.core.match import Action, MatchSpec
+from playeval.games.akinator import ANSWERER, GUESSER, Akinator, AkinatorState, load_secrets
+
+
+def spec(level: int = 1, secret: str | None = "an electric guitar") -> MatchSpec:
+    return MatchSpec(game="akinator", level=level, seed=1, secret=secret, variants={GUESSER: 0, ANSWERER: 0})
+
+
+def q(text: str, n: int) -> Action:
+    return Action(seat=GUESSER, kind="question", text=f"Question {n}: {text}")
+
+
+def a(text: str, kind: str = "answer") -> Action:
+    return Action(seat=ANSWERER, kind=kind, text=text)
+
+
+def guess(obj: str) -> Action:
+    return Action(seat=GUESSER, kind="guess", text=obj)
+
+
+game = Akinator()
+
+
+def test_turn_limits_by_level() -> None:
+    for level, limit in ((1, 20), (2, 18), (3, 16)):
+        state = game.initial_state(spec(level))
+        for n in range(1, limit + 1):
+            assert game.outcome(state) is None
+            state = game.apply(state, q("Is it big?", n))
+            state = game.apply(state, a("No"))
+        outcome = game.outcome(state)
+        assert outcome is not None and outcome.winner == ANSWERER and outcome.rounds == limit
+
+
+def test_normalised_guess_wins_without_asking_the_answerer() -> None:
+    state = game.apply(game.initial_state(spec()), guess("Electric-Guitars"))
+    outcome = game.outcome(state)
+    assert outcome is not None and outcome.winner == GUESSER and outcome.rounds == 1
+    assert "rules" in outcome.reason
+
+
+def test_substring_is_never_a_match() -> None:
+    state = game.apply(game.initial_state(spec(secret="a cat")), guess("category"))
+    assert game.outcome(state) is None
+    ask = game.next_ask(state)
+    assert ask.seat == ANSWERER and ask.kind == "confirm"
+
+
+def test_answerer_confirms_a_guess_rules_cannot_settle() -> None:
+    state = game.apply(game.initial_state(spec(secret="a smartphone")), guess("a mobile phone"))
+    state = game.apply(state, a("Yes", "confirm"))
+    outcome = game.outcome(state)
+    assert outcome is not None and outcome.winner == GUESSER
+
+
+def test_wrong_guess_uses_a_turn_and_play_goes_on() -> None:
+    state = game.apply(game.initial_state(spec()), guess("a violin"))
+    state = game.apply(state, a("No", "confirm"))
+    assert game.outcome(state) is None
+    ask = game.next_ask(state)
+    assert ask.seat == GUESSER
+    assert "19 turns left" in ask.messages[-1].content
+    assert game.parse(state, ask, "Question 2: Does it have strings?").text.startswith("Question 2:")
+
+
+def test_level_three_allows_only_three_answers() -> None:
+    state = game.apply(game.initial_state(spec(3)), q("Is it alive?", 1))
+    ask = game.next_ask(state)
+    assert ask.constraint is not None and ask.constraint.choices == ("Yes", "No", "Don't know")
+    with pytest.raises(FormatError):
+        game.parse(state, ask, "Probably yes")
+    with pytest.raises(RuleViolation):
+        game.apply(state, a("Probably yes"))
+    assert game.parse(state, ask, "don't know.").text == "Don't know"
+
+
+def test_answers_are_read_leniently_but_only_allowed_ones() -> None:
+    state = game.apply(game.initial_state(spec()), q("Is it alive?", 1))
+    ask = game.next_ask(state)
+    assert game.parse(state, ask, " probably YES ").text == "Probably yes"
+    assert game.parse(state, ask, "Not sure").text == "Don't know"
+    with pytest.raises(FormatError):
+        game.parse(state, ask, "Yes, it is alive and it barks")
+
+
+def test_question_format() -> None:
+    state = game.initial_state(spec())
+    ask = game.next_ask(state)
+    assert game.parse(state, ask, "**Question 1:** Is it made of metal?").text == "Question 1: Is it made of metal?"
+    assert game.parse(state, ask, "Is it made of metal?").text == "Question 1: Is it made of metal?"
+    for bad in ("", "Question 2: Is it red?", "Is it red? Is it big?", "It is red.", "Question 1: Red?\nMore text"):
+        with pytest.raises(FormatError):
+            game.parse(state, ask, bad)
+    parsed = game.parse(state, ask, "This is a guess -- are you thinking of a sextant?")
+    assert parsed.kind == "guess" and parsed.text == "a sextant"
+
+
+def test_turn_order_is_enforced() -> None:
+    state = game.initial_state(spec())
+    with pytest.raises(RuleViolation):
+        game.apply(state, a("Yes"))
+    state = game.apply(state, q("Is it alive?", 1))
+    with pytest.raises(RuleViolation):
+        game.apply(state, q("Is it red?", 2))
+    with pytest.raises(RuleViolation):
+        game.apply(state, a("Yes", "confirm"))
+
+
+def test_finished_game_accepts_no_moves() -> None:
+    state = game.apply(game.initial_state(spec()), guess("an electric guitar"))
+    with pytest.raises(RuleViolation):
+        game.apply(state, q("Is it red?", 2))
+
+
+def test_guesser_never_sees_the_secret() -> None:
+    state: AkinatorState = game.initial_state(spec(secret="a sextant"))
+    for n in range(1, 6):
+        ask = game.next_ask(state)
+        assert all("sextant" not in m.content for m in ask.messages)
+        state = game.apply(state, q("Is it used at sea?", n))
+        answer_ask = game.next_ask(state)
+        assert "sextant" in answer_ask.messages[0].content
+        state = game.apply(state, a("Probably yes"))
+
+
+def test_state_is_a_fold_of_actions() -> None:
+    actions = [q("Is it alive?", 1), a("No"), guess("a lute"), a("No", "confirm"), guess("Electric guitars")]
+    state = replay(game, spec(), actions)
+    assert game.outcome(state) is not None and len(state.turns) == 3
+
+
+def test_new_spec_is_seeded_and_draws_variants() -> None:
+    first = game.new_spec(1, 7, random.Random(7))
+    again = game.new_spec(1, 7, random.Random(7))
+    assert first == again
+    assert first.secret in load_secrets("everyday")
+    drawn = {game.new_spec(1, s, random.Random(s)).variants[GUESSER] for s in range(60)}
+    assert drawn == set(range(game.variant_count))
+
+
+def test_secret_sets_shipped() -> None:
+    assert len(load_secrets("set1")) == 50 and len(load_secrets("set2")) == 50
+    assert len(load_secrets("everyday")) >= 200
+    assert "a sextant" in load_secrets("set1")
