@@ -16,8 +16,9 @@ def print_results(store: Store, run_id: str) -> None:
     run = store.get_run(run_id)
     results = summarize(match_rows(store, run_id, default_registry()))
     table = Table(title=f"run {run_id}: {run.game} L{run.level} ({run.status})")
-    for column in ("model", "matches", "win rate", "avg rounds", "forfeits", "tokens", "model s/match"):
-        table.add_column(column, justify="left" if column == "model" else "right")
+    table.add_column("model", no_wrap=True)
+    for column in ("matches", "win rate", "avg rounds", "forfeits", "tokens", "model s/match"):
+        table.add_column(column, justify="right")
     for result in results:
         per_match = result.seconds / result.matches if result.matches else 0.0
         table.add_row(
