@@ -14,7 +14,7 @@ def run_cli(*args: str, tmp_path: Path, env: dict[str, str] | None = None) -> su
                  "COLUMNS": "200"})
     base.update(env or {})
     return subprocess.run([sys.executable, "-m", "playeval.cli.main", *args], capture_output=True, text=True,
-                          env=base, timeout=120)
+                          env=base, timeout=120, check=False)
 
 
 def error_line(result: subprocess.CompletedProcess[str]) -> str:

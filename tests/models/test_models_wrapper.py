@@ -103,7 +103,7 @@ async def test_timeout_is_retried_then_succeeds() -> None:
 async def test_timeout_every_time_gives_up() -> None:
     provider = FakeProvider([1.0, 1.0, 1.0])
     model = make_model(provider, timeout_s=0.05, max_retries=1)
-    with pytest.raises(ModelError, match="no reply within 0.05 s"):
+    with pytest.raises(ModelError, match=r"no reply within 0\.05 s"):
         await model.generate(ask())
     assert provider.calls == 2
 

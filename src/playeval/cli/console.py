@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import NoReturn
+from typing import Any, NoReturn
 
 import typer
 from rich.console import Console
@@ -23,7 +23,7 @@ def fail(message: str, code: int = 2) -> NoReturn:
     raise SystemExit(code)
 
 
-def db_option() -> str | None:
+def db_option() -> Any:
     return typer.Option(None, "--db", help="Database URL (default: $PLAYEVAL_DB or the SQLite file in the data dir).")
 
 

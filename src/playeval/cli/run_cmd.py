@@ -26,7 +26,7 @@ def register(app: typer.Typer) -> None:
     @app.command("run")
     def run(
         game: str = typer.Argument(None, help="Game id (see `playeval games`); omit with --resume."),
-        models: str = typer.Option(DEFAULT_MODEL, "--models", "-m", help="Comma-separated model addresses to evaluate."),
+        models: str = typer.Option(DEFAULT_MODEL, "--models", "-m", help="Comma-separated models to evaluate."),
         opponent: str = typer.Option(DEFAULT_MODEL, "--opponent", help="Model for the other seats, or 'scripted'."),
         n: int = typer.Option(3, "--n", help="Matches per model."),
         level: int = typer.Option(1, "--level", help="Game level."),

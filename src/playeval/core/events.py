@@ -7,7 +7,7 @@ readers can migrate old logs.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Union
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
@@ -70,7 +70,7 @@ class MatchEnded(BaseModel):
 
 
 Event = Annotated[
-    Union[MatchStarted, AskIssued, ReplyReceived, ReplyRejected, ActionApplied, MatchEnded],
+    MatchStarted | AskIssued | ReplyReceived | ReplyRejected | ActionApplied | MatchEnded,
     Field(discriminator="type"),
 ]
 

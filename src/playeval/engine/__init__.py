@@ -14,5 +14,21 @@ from playeval.engine.match import play_match, state_from_events
 from playeval.engine.plan import SCRIPTED, PlannedMatch, RunConfig, plan_matches
 from playeval.engine.recorder import MemoryRecorder, Recorder
 
-__all__ = ["SCRIPTED", "BatchRunner", "MemoryRecorder", "PlannedMatch", "Recorder", "RunConfig", "RunInterrupted",
-           "build_players", "create_run", "pending_matches", "run_config", "play_match", "plan_matches", "require_run", "seat_assignments", "state_from_events"]
+__all__ = [
+    "SCRIPTED",
+    "BatchRunner",
+    "MemoryRecorder",
+    "PlannedMatch",
+    "Recorder",
+    "RunConfig",
+    "RunInterrupted",
+    "build_players",
+    "create_run",
+    "pending_matches",
+    "plan_matches",
+    "play_match",
+    "require_run",
+    "run_config",
+    "seat_assignments",
+    "state_from_events",
+]

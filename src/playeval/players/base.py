@@ -15,8 +15,13 @@ class Player(Protocol):
     before the seat forfeits.
     """
 
-    kind: str
-    model: str | None
-    max_retries: int
+    @property
+    def kind(self) -> str: ...
+
+    @property
+    def model(self) -> str | None: ...
+
+    @property
+    def max_retries(self) -> int: ...
 
     async def act(self, ask: Ask) -> Reply: ...

@@ -1,7 +1,15 @@
 """Akinator: the model asks yes/no questions to find a secret object."""
 
 from playeval.games.akinator.data import SECRET_SETS, load_secrets
-from playeval.games.akinator.rules import ANSWERER, FULL_ANSWERS, GUESSER, LIMITS, STRICT_ANSWERS, Akinator, AkinatorState
+from playeval.games.akinator.rules import (
+           ANSWERER,
+           FULL_ANSWERS,
+           GUESSER,
+           LIMITS,
+           STRICT_ANSWERS,
+           Akinator,
+           AkinatorState,
+)
 
 __all__ = ["ANSWERER", "FULL_ANSWERS", "GUESSER", "LIMITS", "SECRET_SETS", "STRICT_ANSWERS", "Akinator",
            "AkinatorState", "load_secrets"]

@@ -53,6 +53,10 @@ class Turn:
     answer: str | None = None
     confirmed_by_rules: bool = False
 
+    def said(self) -> str:
+        """The guesser's line as it was said: the question, or the guess in the protocol's words."""
+        return self.text if self.kind == "question" else prompts.GUESS_FORMAT.format(object=self.text)
+
 
 @dataclass(frozen=True)
 class AkinatorState:
@@ -150,7 +154,7 @@ class Akinator:
             user(prompts.OPENING.format(limit=state.limit)),
         ]
         for turn in state.turns:
-            messages.append(assistant(turn.text if turn.kind == "question" else prompts.GUESS_FORMAT.format(object=turn.text)))
+            messages.append(assistant(turn.said()))
             messages.append(user(self._feedback(state, turn)))
         last = state.turns[-1] if state.turns else None
         heard = f"Last answer: {last.answer}. " if last else ""
@@ -286,7 +290,7 @@ class Akinator:
     def transcript(self, state: AkinatorState) -> Sequence[tuple[str, str]]:
         lines: list[tuple[str, str]] = []
         for turn in state.turns:
-            lines.append((GUESSER, turn.text if turn.kind == "question" else prompts.GUESS_FORMAT.format(object=turn.text)))
+            lines.append((GUESSER, turn.said()))
             if turn.answer is not None:
                 suffix = " (matched by the rules)" if turn.confirmed_by_rules else ""
                 lines.append((ANSWERER, turn.answer + suffix))

@@ -39,7 +39,7 @@ def amx_compiled() -> bool:
 
 
 def use_extra_buffers(choice: bool | None) -> bool:
-    """Extra buffer types: as chosen, else ``$PLAYEVAL_LLAMA_EXTRA_BUFFERS`` (1/0), else on unless AMX is compiled in."""
+    """Extra buffer types: as chosen, else ``$PLAYEVAL_LLAMA_EXTRA_BUFFERS`` (1/0), else on unless AMX is built in."""
     if choice is not None:
         return choice
     raw = os.environ.get(EXTRA_BUFFERS_ENV, "").strip().lower()
