@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import typer
+from rich import box
 from rich.table import Table
 
 from playeval.analysis import match_rows, summarize
@@ -16,16 +17,17 @@ def print_results(store: Store, run_id: str) -> None:
     run = store.get_run(run_id)
     results = summarize(match_rows(store, run_id, default_registry()))
     table = Table(title=f"run {run_id}: {run.game} L{run.level} ({run.status})")
-    table.add_column("model", no_wrap=True)
-    for column in ("matches", "win rate", "avg rounds", "forfeits", "tokens", "model s/match"):
-        table.add_column(column, justify="right")
+    table = Table(title=table.title, box=box.SIMPLE_HEAD, padding=(0, 1))
+    table.add_column("model", overflow="fold")
+    for column in ("n", "win ±sd", "rounds ±sd", "forfeits", "tokens", "s/match"):
+        table.add_column(column, justify="right", no_wrap=True)
     for result in results:
         per_match = result.seconds / result.matches if result.matches else 0.0
         table.add_row(
             result.model,
             str(result.matches),
-            f"{result.win_rate:.2f} ± {result.win_rate_std:.2f}",
-            f"{result.avg_rounds:.1f} ± {result.avg_rounds_std:.1f}",
+            f"{result.win_rate:.2f}±{result.win_rate_std:.2f}",
+            f"{result.avg_rounds:.1f}±{result.avg_rounds_std:.1f}",
             str(result.forfeits) + (f" (+{result.opponent_forfeits} opp.)" if result.opponent_forfeits else ""),
             f"{result.tokens:,}",
             f"{per_match:.1f}",
@@ -35,8 +37,9 @@ def print_results(store: Store, run_id: str) -> None:
     if not results:
         console.print("no finished matches in this run yet")
     else:
-        console.print("± is the standard deviation across system prompt variants "
-                      f"({', '.join(f'{r.model}: {r.variants}' for r in results)} variants seen).")
+        seen = ", ".join(f"{r.model}: {r.variants}" for r in results)
+        console.print(f"sd: standard deviation across system prompt variants (variants seen: {seen}); "
+                      "forfeits count as losses; s/match: the evaluated model's own time.")
 
 
 def register(app: typer.Typer) -> None:
