@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -53,3 +54,19 @@ def test_person_answers_a_whole_game_in_a_terminal(tmp_path: Path) -> None:
         assert seats["answerer"].player_kind == "human" and seats["guesser"].model == "local/smollm2-135m"
         assert match.outcome is not None and match.outcome.rounds == sum(
             1 for e in store.events(match.id) if e.type == "action" and e.action.seat == "guesser")
+
+
+def test_person_asks_and_leaving_midway_is_recorded_as_aborted(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'play.db'}"
+    env = {**os.environ, "PLAYEVAL_CACHE_DIR": str(tmp_path / "cache"), "COLUMNS": "120"}
+    result = subprocess.run([playeval_bin(), "play", "akinator", "--as", "guesser", "--model", "local/smollm2-135m",
+                             "--seed", "3", "--db", db], input="Is it alive?\nguess: a lamp\n", text=True,
+                            capture_output=True, env=env, timeout=300, check=False)
+    assert result.returncode == 0, result.stderr
+    assert "Game abandoned" in result.stdout and "The secret was:" in result.stdout
+    with Store.open(db) as store, store.engine.connect() as conn:
+        [(match_id,)] = conn.execute(sa.text("select id from matches")).all()
+        match = store.get_match(match_id)
+    assert match.status == "finished" and match.outcome is not None
+    assert match.outcome.status == "aborted" and match.outcome.rounds == 2
+    assert {s.seat: s.player_kind for s in match.seats} == {"guesser": "human", "answerer": "llm"}

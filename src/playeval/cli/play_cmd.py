@@ -13,6 +13,7 @@ from playeval.cli.session import model_hub
 from playeval.core.ask import Ask, Reply
 from playeval.core.events import SeatAssignment
 from playeval.core.game import Game
+from playeval.core.match import Outcome
 from playeval.core.registry import default_registry
 from playeval.core.rng import match_rng
 from playeval.engine import play_match, state_from_events
@@ -82,12 +83,21 @@ async def _play(game: Game[object], model: str, human_seat: str, level: int, see
                       f"the other seat is played by {model}.")
         with Store.open(db) as store:
             match_id = store.create_match(spec=spec, seats=assignments)
-            outcome = await play_match(game, spec, players, store, match_id)
+            try:
+                outcome = await play_match(game, spec, players, store, match_id)
+            except (EOFError, KeyboardInterrupt):
+                state = state_from_events(game, spec, store.events(match_id))
+                outcome = Outcome(status="aborted", winner=None, reason="the person left the game",
+                                  rounds=game.rounds(state))
+                store.finish_match(match_id, outcome)
             state = state_from_events(game, spec, store.events(match_id))
     console.print()
     for seat_name, text in game.transcript(state):
         console.print(f"  {seat_name}: {text}", markup=False)
-    console.print(f"\n[bold]You {outcome_label(outcome, human_seat)}.[/] {outcome.reason}")
+    if outcome.status == "aborted":
+        console.print(f"\n[bold]Game abandoned[/] after {outcome.rounds} rounds; recorded as aborted.")
+    else:
+        console.print(f"\n[bold]You {outcome_label(outcome, human_seat)}.[/] {outcome.reason}")
     if spec.secret:
         console.print(f"The secret was: [bold]{spec.secret}[/]")
     console.print(f"(match {match_id} recorded)")
