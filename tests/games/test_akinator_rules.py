@@ -152,3 +152,20 @@ def test_secret_sets_shipped() -> None:
     assert len(load_secrets("set1")) == 50 and len(load_secrets("set2")) == 50
     assert len(load_secrets("everyday")) >= 200
     assert "a sextant" in load_secrets("set1")
+
+
+def test_a_guess_must_name_something() -> None:
+    state = game.initial_state(spec())
+    ask = game.next_ask(state)
+    for vague in ("the object", "This is a guess -- are you thinking of something?", "guess: it",
+                  "This is a guess -- are you thinking of the secret object?"):
+        text = vague if vague.startswith(("This", "guess")) else f"This is a guess -- are you thinking of {vague}?"
+        with pytest.raises(FormatError, match="specific object"):
+            game.parse(state, ask, text)
+
+
+def test_confirmation_ask_names_secret_and_guess() -> None:
+    state = game.apply(game.initial_state(spec(secret="a sofa")), guess("a couch"))
+    ask = game.next_ask(state)
+    assert ask.kind == "confirm" and ask.constraint is not None and ask.constraint.choices == ("Yes", "No")
+    assert "Secret object: a sofa" in ask.messages[-1].content and "Guess: a couch" in ask.messages[-1].content

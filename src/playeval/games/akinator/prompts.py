@@ -76,6 +76,14 @@ ANSWERER_VARIANTS: tuple[str, ...] = (
     ),
 )
 
+CONFIRM_SYSTEM = (
+    "You are the judge of a guess in twenty questions. You will be told the secret object and the "
+    "guess. Reply Yes only when the guess names that same object, in other words or with a synonym "
+    "(a couch for a sofa, a cellphone for a smartphone). Reply No when it names a different object, "
+    "even a related one, a broad category, or nothing in particular. Reply with Yes or No alone."
+)
+CONFIRM_USER = "Secret object: {secret}\nGuess: {guess}\nDoes the guess name the secret object?"
+
 OPENING = "I am thinking of an object. You have {limit} turns. Make your first move."
 TURNS_LEFT = "{answer} ({left} turns left.)"
 LAST_TURN = "{answer} (This is your last turn: ask or guess.)"

@@ -20,7 +20,7 @@ from playeval.core.errors import ConfigError, FormatError, RuleViolation
 from playeval.core.game import LevelInfo, SeatInfo
 from playeval.core.match import Action, MatchSpec, Outcome
 from playeval.core.messages import Message, assistant, system, user
-from playeval.core.normalize import same_name
+from playeval.core.normalize import normalize_name, same_name
 from playeval.core.rng import derive_seed
 from playeval.games.akinator import prompts
 from playeval.games.akinator.baselines import ListGuesser, OracleAnswerer
@@ -42,6 +42,9 @@ _GUESS = re.compile(
     re.IGNORECASE,
 )
 _SHORT_GUESS = re.compile(r"^\s*guess\s*[:\-]?\s+(?P<object>.+?)\s*\??\s*$", re.IGNORECASE)
+# Guesses that name nothing: a model that says "the object" has not guessed.
+_PLACEHOLDERS = frozenset({"object", "thing", "something", "item", "it", "this", "that", "anything", "everything",
+                           "stuff", "your object", "secret object", "secret", "unknown", "x"})
 _DECORATION = re.compile(r"^[\s*_`\"'>#]+|[\s*_`\"']+$")
 
 
@@ -185,14 +188,17 @@ class Akinator:
             allowed, kind = CONFIRM_ANSWERS, "confirm"
             text = prompts.GUESS_FORMAT.format(object=pending.text)
             instructions = "Is that your object? Answer Yes or No."
+            messages = (system(prompts.CONFIRM_SYSTEM),
+                        user(prompts.CONFIRM_USER.format(secret=secret, guess=pending.text)))
         else:
             allowed, kind = state.answers, "answer"
             text = pending.text
             instructions = "Answer with one of: " + ", ".join(allowed)
+            messages = (system(prompts.answerer_system(variant, secret, allowed)), user(text))
         return Ask(
             seat=ANSWERER,
             kind=kind,
-            messages=(system(prompts.answerer_system(variant, secret, allowed)), user(text)),
+            messages=messages,
             display=text,
             instructions=instructions,
             constraint=OutputConstraint(choices=allowed),
@@ -225,8 +231,8 @@ class Akinator:
         guess = _GUESS.match(line) or _SHORT_GUESS.match(line)
         if guess:
             obj = guess.group("object").strip().rstrip("?.!").strip()
-            if not obj:
-                raise FormatError("the guess names no object.")
+            if not obj or normalize_name(obj) in _PLACEHOLDERS:
+                raise FormatError(f"a guess must name a specific object, not {obj!r}.")
             return Action(seat=GUESSER, kind="guess", text=obj)
         if line.count("?") != 1 or not line.endswith("?"):
             raise FormatError(
