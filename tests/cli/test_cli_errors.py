@@ -7,6 +7,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+from playeval.engine import state_from_events
+from playeval.games.akinator import Akinator
+from playeval.store.export import read_run_jsonl
+
 
 def run_cli(*args: str, tmp_path: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     base = {k: v for k, v in os.environ.items() if k not in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "OPENAI_BASE_URL")}
@@ -71,4 +75,14 @@ def test_mock_run_results_and_export(tmp_path: Path) -> None:
     out = tmp_path / "run.jsonl"
     exported = run_cli("export", run_id, "--format", "jsonl", "-o", str(out), tmp_path=tmp_path)
     assert exported.returncode == 0, exported.stderr
-    assert len(out.read_text().splitlines()) == 1 + 4
+    lines = out.read_text().splitlines()
+    assert len(lines) == 1 + 4
+    # self-contained: every outcome can be re-derived from the export alone
+    run = read_run_jsonl(lines)
+    game = Akinator()
+    for exported_match in run.matches:
+        match = exported_match.match
+        state = state_from_events(game, match.spec, [record.event for record in exported_match.events])
+        assert match.outcome is not None and match.outcome.status == "forfeit"  # both mocks never make a legal move
+        assert game.outcome(state) is None and game.rounds(state) == match.outcome.rounds == 0
+        assert len(exported_match.calls) == 3  # the ask and two re-asks, each a recorded model call
