@@ -10,7 +10,6 @@ from pydantic import BaseModel, ConfigDict, Field
 from playeval.core.ask import CallRecord
 from playeval.core.events import Event, SeatAssignment
 from playeval.core.match import MatchSpec, Outcome
-from playeval.core.messages import Message
 
 RunStatus = Literal["running", "finished", "interrupted"]
 MatchStatus = Literal["running", "finished"]
@@ -61,37 +60,18 @@ class EventRecord(BaseModel):
     event: Event
 
 
-class CallRow(BaseModel):
-    """One stored model call, with the parse result the engine marked on it."""
+class CallRow(CallRecord):
+    """One stored model call: the wrapper's record plus where it belongs and how its reply was read."""
 
     model_config = ConfigDict(frozen=True)
 
     id: int
     match_id: str | None
     seat: str | None
-    model: str
-    messages: tuple[Message, ...]
-    params: dict[str, Any] = Field(default_factory=dict)
-    raw_output: str
     parsed: str | None
     error: str | None
-    prompt_tokens: int
-    completion_tokens: int
-    latency_s: float
-    cached: bool
-    attempts: int
     created_at: datetime
 
     def to_call_record(self) -> CallRecord:
-        """The call as the model wrapper produced it (without id and parse result)."""
-        return CallRecord(
-            model=self.model,
-            messages=self.messages,
-            params=dict(self.params),
-            raw_output=self.raw_output,
-            prompt_tokens=self.prompt_tokens,
-            completion_tokens=self.completion_tokens,
-            latency_s=self.latency_s,
-            cached=self.cached,
-            attempts=self.attempts,
-        )
+        """The call as the model wrapper produced it (without id, place and parse result)."""
+        return CallRecord.model_validate(self.model_dump(include=set(CallRecord.model_fields)))
