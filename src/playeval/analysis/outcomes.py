@@ -3,8 +3,10 @@
 The spread follows GameArena's Table 2: the win rate is computed per system
 prompt variant, and the standard deviation (population, ddof=0) is taken
 over the variants that occurred. Forfeits count as losses in the win rate
-and are also reported on their own; matches aborted by an opponent's
-forfeit are left out of the win rate.
+and are also reported on their own; matches ended by an opponent's forfeit or
+aborted are left out of the win rate. Average rounds are over the matches the
+rules finished (a forfeit in turn 1 is not a quick game); ``None`` when there
+are none.
 """
 
 from __future__ import annotations
@@ -40,8 +42,8 @@ class ModelResult:
     win_rate: float
     win_rate_std: float
     variants: int
-    avg_rounds: float
-    avg_rounds_std: float
+    avg_rounds: float | None
+    avg_rounds_std: float | None
     forfeits: int
     opponent_forfeits: int
     tokens: int
@@ -69,7 +71,11 @@ def _summarize_group(game: str, model: str, rows: list[MatchRow]) -> ModelResult
     for row in scored:
         by_variant[row.variant].append(row)
     variant_rates = [sum(1 for r in group if r.outcome.winner == r.seat) / len(group) for group in by_variant.values()]
-    variant_rounds = [statistics.fmean(r.outcome.rounds for r in group) for group in by_variant.values()]
+    played = [r for r in scored if r.outcome.status == "finished"]
+    rounds_by_variant: dict[int | None, list[int]] = defaultdict(list)
+    for row in played:
+        rounds_by_variant[row.variant].append(row.outcome.rounds)
+    variant_rounds = [statistics.fmean(rounds) for rounds in rounds_by_variant.values()]
     return ModelResult(
         game=game,
         model=model,
@@ -78,8 +84,8 @@ def _summarize_group(game: str, model: str, rows: list[MatchRow]) -> ModelResult
         win_rate=wins / len(scored) if scored else 0.0,
         win_rate_std=_std(variant_rates),
         variants=len(by_variant),
-        avg_rounds=statistics.fmean(r.outcome.rounds for r in scored) if scored else 0.0,
-        avg_rounds_std=_std(variant_rounds),
+        avg_rounds=statistics.fmean(r.outcome.rounds for r in played) if played else None,
+        avg_rounds_std=_std(variant_rounds) if played else None,
         forfeits=sum(1 for r in rows if r.outcome.status == "forfeit" and r.outcome.forfeit_seat == r.seat),
         opponent_forfeits=len(opponent_forfeits),
         tokens=sum(r.tokens for r in rows),

@@ -13,6 +13,10 @@ from playeval.engine import require_run
 from playeval.store import Store
 
 
+def _rounds(mean: float | None, sd: float | None) -> str:
+    return "n/a" if mean is None else f"{mean:.1f}±{sd or 0.0:.1f}"
+
+
 def print_results(store: Store, run_id: str) -> None:
     run = store.get_run(run_id)
     results = summarize(match_rows(store, run_id, default_registry()))
@@ -27,7 +31,7 @@ def print_results(store: Store, run_id: str) -> None:
             result.model,
             str(result.matches),
             f"{result.win_rate:.2f}±{result.win_rate_std:.2f}",
-            f"{result.avg_rounds:.1f}±{result.avg_rounds_std:.1f}",
+            _rounds(result.avg_rounds, result.avg_rounds_std),
             str(result.forfeits) + (f" (+{result.opponent_forfeits} opp.)" if result.opponent_forfeits else ""),
             f"{result.tokens:,}",
             f"{per_match:.1f}",
@@ -39,7 +43,8 @@ def print_results(store: Store, run_id: str) -> None:
     else:
         seen = ", ".join(f"{r.model}: {r.variants}" for r in results)
         console.print(f"sd: standard deviation across system prompt variants (variants seen: {seen}); "
-                      "forfeits count as losses; s/match: the evaluated model's own time.")
+                      "forfeits count as losses; rounds: over matches the rules finished; "
+                      "s/match: the evaluated model's own time.")
 
 
 def register(app: typer.Typer) -> None:
