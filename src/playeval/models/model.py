@@ -86,16 +86,7 @@ class Model:
             if entry is not None:
                 latency = time.perf_counter() - started
                 self._count(cached=True)
-                return ModelResponse(
-                    model=self._address,
-                    request=request,
-                    text=entry.text,
-                    prompt_tokens=entry.prompt_tokens,
-                    completion_tokens=entry.completion_tokens,
-                    latency_s=latency,
-                    cached=True,
-                    attempts=0,
-                )
+                return self._response(request, entry, latency, cached=True, attempts=0)
 
         result, attempts, latency = await self._call_with_retries(request)
         if self._cache is not None and key is not None:
@@ -108,6 +99,10 @@ class Model:
             )
             await asyncio.to_thread(self._cache.put, key, entry)
         self._count(cached=False, result=result, latency=latency)
+        return self._response(request, result, latency, cached=False, attempts=attempts)
+
+    def _response(self, request: ModelRequest, result: ProviderResult | CacheEntry, latency: float, *,
+                  cached: bool, attempts: int) -> ModelResponse:
         return ModelResponse(
             model=self._address,
             request=request,
@@ -115,7 +110,7 @@ class Model:
             prompt_tokens=result.prompt_tokens,
             completion_tokens=result.completion_tokens,
             latency_s=latency,
-            cached=False,
+            cached=cached,
             attempts=attempts,
         )
 
