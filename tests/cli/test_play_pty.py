@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -12,6 +13,7 @@ import pexpect
 import pytest
 import sqlalchemy as sa
 
+from playeval.models import DEFAULT_MODEL
 from playeval.store import Store
 
 pytestmark = pytest.mark.llm
@@ -26,13 +28,13 @@ def playeval_bin() -> str:
 def test_person_answers_a_whole_game_in_a_terminal(tmp_path: Path) -> None:
     db = f"sqlite:///{tmp_path / 'play.db'}"
     env = {**os.environ, "PLAYEVAL_CACHE_DIR": str(tmp_path / "cache"), "COLUMNS": "120", "TERM": "xterm"}
-    child = pexpect.spawn(playeval_bin(), ["play", "akinator", "--as", "answerer", "--model", "local/smollm2-135m",
+    child = pexpect.spawn(playeval_bin(), ["play", "akinator", "--as", "answerer", "--model", DEFAULT_MODEL,
                                            "--seed", "4", "--db", db], env=env, encoding="utf-8", timeout=300)
     child.expect("Your secret")
     child.sendline("a teapot")
     answered = 0
     while True:
-        index = child.expect([r"you> ", r"You (won|lost|forfeit)", pexpect.EOF])
+        index = child.expect([r"you> ", r"(You won|You lost|forfeited)\.", pexpect.EOF])
         if index == 0:
             answered += 1
             # answer every question "No" and deny every guess that is not a teapot
@@ -43,6 +45,7 @@ def test_person_answers_a_whole_game_in_a_terminal(tmp_path: Path) -> None:
     child.expect(pexpect.EOF)
     assert index == 1, f"the game did not end with an outcome: {transcript[-500:]}"
     assert answered >= 1
+    assert "The secret was: a teapot" in re.sub(r"\x1b\[[0-9;]*m", "", child.before or "")
     with Store.open(db) as store:
         # the match is recorded with the person's secret and a person in the answerer seat
         with store.engine.connect() as conn:
@@ -51,7 +54,7 @@ def test_person_answers_a_whole_game_in_a_terminal(tmp_path: Path) -> None:
         match = store.get_match(rows[0][0])
         assert match.spec.secret == "a teapot"
         seats = {s.seat: s for s in match.seats}
-        assert seats["answerer"].player_kind == "human" and seats["guesser"].model == "local/smollm2-135m"
+        assert seats["answerer"].player_kind == "human" and seats["guesser"].model == DEFAULT_MODEL
         assert match.outcome is not None and match.outcome.rounds == sum(
             1 for e in store.events(match.id) if e.type == "action" and e.action.seat == "guesser")
 

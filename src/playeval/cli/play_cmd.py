@@ -39,6 +39,16 @@ class _Announced:
         return reply
 
 
+def _verdict(outcome: Outcome, human_seat: str) -> str:
+    """The outcome told to the person, from their side of the table."""
+    if outcome.status == "aborted":
+        return f"[bold]Game abandoned[/] after {outcome.rounds} rounds; recorded as aborted."
+    if outcome.status == "forfeit":
+        who = "You" if outcome.forfeit_seat == human_seat else "The model"
+        return f"[bold]{who} forfeited.[/] {outcome.reason}"
+    return f"[bold]You {outcome_label(outcome, human_seat)}.[/] {outcome.reason}"
+
+
 def register(app: typer.Typer) -> None:
     @app.command("play")
     def play(
@@ -94,10 +104,7 @@ async def _play(game: Game[object], model: str, human_seat: str, level: int, see
     console.print()
     for seat_name, text in game.transcript(state):
         console.print(f"  {seat_name}: {text}", markup=False)
-    if outcome.status == "aborted":
-        console.print(f"\n[bold]Game abandoned[/] after {outcome.rounds} rounds; recorded as aborted.")
-    else:
-        console.print(f"\n[bold]You {outcome_label(outcome, human_seat)}.[/] {outcome.reason}")
+    console.print("\n" + _verdict(outcome, human_seat))
     if spec.secret:
         console.print(f"The secret was: [bold]{spec.secret}[/]")
     console.print(f"(match {match_id} recorded)")
