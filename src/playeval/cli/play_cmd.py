@@ -9,15 +9,13 @@ import secrets
 import typer
 
 from playeval.cli.console import db_option, fail, outcome_label, stdout
-from playeval.cli.session import model_hub
 from playeval.core.ask import Ask, Reply
-from playeval.core.events import SeatAssignment
 from playeval.core.game import Game
 from playeval.core.match import Outcome
 from playeval.core.registry import default_registry
 from playeval.core.rng import match_rng
-from playeval.engine import play_match, state_from_events
-from playeval.models import DEFAULT_MODEL
+from playeval.engine import play_match, seat_assignments, state_from_events
+from playeval.models import DEFAULT_MODEL, ModelHub
 from playeval.players import LLMPlayer, Player, TerminalPlayer
 from playeval.store import Store
 
@@ -80,27 +78,26 @@ async def _play(game: Game[object], model: str, human_seat: str, level: int, see
     spec = game.new_spec(level, seed, match_rng(seed))
     if human_seat == game.secret_owner:
         spec = spec.model_copy(update={"secret": secret})
-    async with model_hub(use_cache) as hub:
+    async with ModelHub(use_cache=use_cache) as hub:
         players: dict[str, Player] = {}
         for info in game.seats:
             if info.name == human_seat:
                 players[info.name] = TerminalPlayer(name="you")
             else:
                 players[info.name] = _Announced(LLMPlayer(hub.get(model), seed=seed), info.name)
-        assignments = [SeatAssignment(seat=name, player_kind=p.kind, model=p.model,
-                                      prompt_variant=spec.variants.get(name)) for name, p in players.items()]
+        assignments = seat_assignments(spec, players)
         console.print(f"[bold]{game.title}[/], level {level}: you are the {human_seat}; "
                       f"the other seat is played by {model}.")
         with Store.open(db) as store:
             match_id = store.create_match(spec=spec, seats=assignments)
             try:
                 outcome = await play_match(game, spec, players, store, match_id)
+                state = state_from_events(game, spec, store.events(match_id))
             except (EOFError, KeyboardInterrupt):
                 state = state_from_events(game, spec, store.events(match_id))
                 outcome = Outcome(status="aborted", winner=None, reason="the person left the game",
                                   rounds=game.rounds(state))
                 store.finish_match(match_id, outcome)
-            state = state_from_events(game, spec, store.events(match_id))
     console.print()
     for seat_name, text in game.transcript(state):
         console.print(f"  {seat_name}: {text}", markup=False)

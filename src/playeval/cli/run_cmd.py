@@ -9,12 +9,11 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from playeval.cli.console import db_option, fail, outcome_label, stderr
 from playeval.cli.results_cmd import print_results
-from playeval.cli.session import model_hub
 from playeval.core.game import evaluated_seat
 from playeval.core.match import Outcome
 from playeval.core.registry import default_registry
 from playeval.engine import SCRIPTED, BatchRunner, PlannedMatch, RunConfig, create_run, pending_matches, run_config
-from playeval.models import DEFAULT_MODEL
+from playeval.models import DEFAULT_MODEL, ModelHub
 from playeval.store import Store
 
 
@@ -54,7 +53,7 @@ def register(app: typer.Typer) -> None:
 async def _run(store: Store, config: RunConfig, resume: str | None, use_cache: bool) -> str:
     registry = default_registry()
     game = registry.get(config.game)
-    async with model_hub(use_cache) as hub:
+    async with ModelHub(use_cache=use_cache) as hub:
         for address in (*config.models, config.opponent):
             if address != SCRIPTED:
                 hub.get(address)  # unknown providers, models and missing keys fail here, before anything is recorded
