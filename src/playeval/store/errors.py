@@ -29,3 +29,13 @@ class MatchClosed(PlayevalError):
 
 class SchemaTooNew(PlayevalError):
     """The database was migrated by a newer playeval than this one."""
+
+
+class DuplicateRetro(PlayevalError):
+    """A retrospective output for this (match, round, kind) is already stored; outputs are never replaced."""
+
+    def __init__(self, match_id: str, round_: int, kind: str) -> None:
+        super().__init__(f"match {match_id!r} already has a {kind} output for round {round_}")
+        self.match_id = match_id
+        self.round = round_
+        self.kind = kind

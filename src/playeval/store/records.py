@@ -12,6 +12,7 @@ from playeval.core.events import Event, SeatAssignment
 from playeval.core.match import MatchSpec, Outcome
 
 RunStatus = Literal["running", "finished", "interrupted"]
+RetroOutputKind = Literal["candidates", "judgement", "split"]
 MatchStatus = Literal["running", "finished"]
 
 
@@ -75,3 +76,22 @@ class CallRow(CallRecord):
     def to_call_record(self) -> CallRecord:
         """The call as the model wrapper produced it (without id, place and parse result)."""
         return CallRecord.model_validate(self.model_dump(include=set(CallRecord.model_fields)))
+
+
+class RetroRecord(BaseModel):
+    """One stored retrospective-analysis output: what was asked of which model for which round, and the result.
+
+    ``output`` is the parsed result (candidates: a list of names; judgement: ``{"level", "reason"}``;
+    split: ``{"question", "objects", "answers"}``), or ``None`` with ``error`` when it could not be read.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    match_id: str
+    round: int
+    kind: RetroOutputKind
+    model: str
+    output: Any | None
+    error: str | None
+    call_ids: tuple[int, ...]
+    created_at: datetime

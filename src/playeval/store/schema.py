@@ -176,3 +176,26 @@ class ModelCallRow(Base):
 
 
 metadata: MetaData = Base.metadata
+
+
+RETRO_KINDS: tuple[str, ...] = ("candidates", "judgement", "split")
+
+
+class RetroOutputRow(Base):
+    """One retrospective-analysis output of one round of a match; its model calls are in ``model_calls``."""
+
+    __tablename__ = "retro_outputs"
+    __table_args__ = (
+        UniqueConstraint("match_id", "round", "kind"),
+        CheckConstraint("kind IN ('candidates', 'judgement', 'split')", name="kind"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    match_id: Mapped[str] = mapped_column(String(16), ForeignKey("matches.id"))
+    round: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(16))
+    model: Mapped[str] = mapped_column(String(255))
+    output: Mapped[Any | None] = mapped_column(json_type())
+    error: Mapped[str | None] = mapped_column(Text)
+    call_ids: Mapped[list[int]] = mapped_column(json_type())
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())

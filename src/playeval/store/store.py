@@ -28,11 +28,19 @@ from playeval.core.events import SCHEMA_VERSION, Event, MatchEnded, MatchStarted
 from playeval.core.match import MatchSpec, Outcome
 from playeval.store.convert import call_row, event_record, match_record, run_record
 from playeval.store.engine import create_store_engine, writer
-from playeval.store.errors import DuplicateMatch, MatchClosed
+from playeval.store.errors import DuplicateMatch, DuplicateRetro, MatchClosed
 from playeval.store.location import default_db_url
 from playeval.store.migrate import upgrade_schema
-from playeval.store.records import CallRow, EventRecord, MatchRecord, RunRecord, RunStatus
-from playeval.store.schema import EventRow, MatchRow, ModelCallRow, RunRow, SeatRow
+from playeval.store.records import (
+    CallRow,
+    EventRecord,
+    MatchRecord,
+    RetroOutputKind,
+    RetroRecord,
+    RunRecord,
+    RunStatus,
+)
+from playeval.store.schema import EventRow, MatchRow, ModelCallRow, RetroOutputRow, RunRow, SeatRow
 
 RUN_ID_BYTES = 6
 MATCH_ID_BYTES = 8
@@ -308,6 +316,47 @@ class Store:
                 select(ModelCallRow).where(ModelCallRow.match_id == match_id).order_by(ModelCallRow.id)
             )
             return [call_row(row) for row in rows]
+
+    # -- retrospective analysis -------------------------------------------------
+
+    def add_retro(self, match_id: str, round_: int, kind: RetroOutputKind, model: str, *, output: Any | None,
+                  error: str | None, calls: Sequence[CallRecord]) -> RetroRecord:
+        """Store one round's retrospective output and the model calls behind it, in one transaction.
+
+        A second output for the same (match, round, kind) raises ``DuplicateRetro``: outputs are never replaced.
+        """
+        now = _now()
+        try:
+            with self._write() as session:
+                _get_match(session, match_id)
+                call_ids = [
+                    session.execute(insert(ModelCallRow).values(_call_values(match_id, f"retro:{kind}", call, now))
+                                    .returning(ModelCallRow.id)).scalar_one()
+                    for call in calls
+                ]
+                row = RetroOutputRow(match_id=match_id, round=round_, kind=kind, model=model, output=output,
+                                     error=error, call_ids=call_ids, created_at=now)
+                session.add(row)
+                session.flush()
+                return _retro_record(row)
+        except IntegrityError as err:
+            raise DuplicateRetro(match_id, round_, kind) from err
+
+    def retro_outputs(self, match_id: str) -> list[RetroRecord]:
+        """A match's retrospective outputs, by kind then round."""
+        with self._read() as session:
+            _get_match(session, match_id)
+            rows = session.scalars(
+                select(RetroOutputRow).where(RetroOutputRow.match_id == match_id)
+                .order_by(RetroOutputRow.kind, RetroOutputRow.round)
+            )
+            return [_retro_record(row) for row in rows]
+
+
+def _retro_record(row: RetroOutputRow) -> RetroRecord:
+    return RetroRecord(match_id=row.match_id, round=row.round, kind=row.kind,  # type: ignore[arg-type]
+                       model=row.model, output=row.output, error=row.error, call_ids=tuple(row.call_ids),
+                       created_at=row.created_at)
 
 
 # -- helpers on an open session ------------------------------------------------
