@@ -53,12 +53,13 @@ def seat_assignments(spec: MatchSpec, players: dict[str, Player]) -> list[SeatAs
 
 
 def create_run(store: Store, registry: GameRegistry, config: RunConfig) -> str:
-    """Check the config against the game and record a new run."""
-    game = registry.get(config.game)
-    if config.level not in {level.level for level in game.levels}:
-        levels = ", ".join(str(level.level) for level in game.levels)
-        raise PlayevalError(f"{config.game} has levels {levels}, not {config.level}")
-    return store.create_run(config.game, config.level, config.model_dump(mode="json"))
+    """Check the config against the games and record a new run."""
+    for name in config.games:
+        game = registry.get(name)
+        if config.level not in {level.level for level in game.levels}:
+            levels = ", ".join(str(level.level) for level in game.levels)
+            raise PlayevalError(f"{name} has levels {levels}, not {config.level}")
+    return store.create_run(config.label, config.level, config.model_dump(mode="json"))
 
 
 def run_config(store: Store, run_id: str) -> RunConfig:
@@ -82,13 +83,13 @@ class BatchRunner:
     async def run(self, run_id: str, on_match: OnMatch | None = None) -> None:
         """Play every match of ``run_id`` not yet finished (a fresh run, or one being resumed)."""
         config = run_config(self._store, run_id)
-        game = self._registry.get(config.game)
         existing = {m.match_index: m for m in self._store.run_matches(run_id)}
         gate = asyncio.Semaphore(config.concurrency)
         self._store.set_run_status(run_id, "running")
 
         async def one(planned: PlannedMatch) -> None:
             async with gate:
+                game = self._registry.get(planned.game)
                 outcome = await self._play(game, config, run_id, planned, existing.get(planned.index))
             if on_match is not None:
                 on_match(planned, outcome)
@@ -109,7 +110,8 @@ class BatchRunner:
     async def _play(self, game: Game[Any], config: RunConfig, run_id: str, planned: PlannedMatch,
                     record: MatchRecord | None) -> Outcome:
         if record is None:
-            spec = game.new_spec(config.level, planned.seed, match_rng(planned.seed), secret_set=config.secret_set)
+            spec = game.new_spec(config.level, planned.seed, match_rng(planned.seed),
+                                 secret_set=config.secret_sets.get(planned.game))
             players = build_players(game, spec, config, planned.model, self._hub, planned.seed)
             match_id = self._store.create_match(spec=spec, seats=seat_assignments(spec, players), run_id=run_id,
                                                 match_index=planned.index, evaluated_model=planned.model)
