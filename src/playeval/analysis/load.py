@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from playeval.analysis.outcomes import MatchRow
+from playeval.core.events import ReplyReceived, ReplyRejected
 from playeval.core.game import evaluated_seat
 from playeval.core.registry import GameRegistry
 from playeval.store import Store
@@ -18,6 +19,7 @@ def match_rows(store: Store, run_id: str, registry: GameRegistry) -> list[MatchR
         seat = seats.setdefault(match.game, evaluated_seat(registry.get(match.game)))
         assignment = next((s for s in match.seats if s.seat == seat), None)
         calls = [call for call in store.calls(match.id) if call.seat == seat]
+        events = store.events(match.id)
         rows.append(MatchRow(
             game=match.game,
             level=match.level,
@@ -27,5 +29,8 @@ def match_rows(store: Store, run_id: str, registry: GameRegistry) -> list[MatchR
             outcome=match.outcome,
             tokens=sum(call.prompt_tokens + call.completion_tokens for call in calls),
             seconds=sum(call.latency_s for call in calls),
+            replies=sum(1 for e in events if isinstance(e, ReplyReceived) and e.seat == seat),
+            rejected=sum(1 for e in events if isinstance(e, ReplyRejected) and e.seat == seat),
+            match_id=match.id,
         ))
     return rows

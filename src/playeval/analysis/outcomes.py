@@ -6,7 +6,8 @@ over the variants that occurred. Forfeits count as losses in the win rate
 and are also reported on their own; matches ended by an opponent's forfeit or
 aborted are left out of the win rate. Average rounds are over the matches the
 rules finished (a forfeit in turn 1 is not a quick game); ``None`` when there
-are none.
+are none. The invalid-move rate is the evaluated model's rejected replies (format
+errors and rule violations) per reply it gave, kept apart from losses.
 """
 
 from __future__ import annotations
@@ -31,6 +32,11 @@ class MatchRow:
     outcome: Outcome
     tokens: int
     seconds: float
+    replies: int = 0
+    """Replies the evaluated seat gave, re-asks included."""
+    rejected: int = 0
+    """Of those, replies rejected as a format error or a rule violation."""
+    match_id: str = ""
 
 
 @dataclass(frozen=True)
@@ -48,6 +54,7 @@ class ModelResult:
     opponent_forfeits: int
     tokens: int
     seconds: float
+    invalid_move_rate: float = 0.0
 
 
 def _std(values: Sequence[float]) -> float:
@@ -90,4 +97,9 @@ def _summarize_group(game: str, model: str, rows: list[MatchRow]) -> ModelResult
         opponent_forfeits=len(opponent_forfeits),
         tokens=sum(r.tokens for r in rows),
         seconds=sum(r.seconds for r in rows),
+        invalid_move_rate=_rate(sum(r.rejected for r in rows), sum(r.replies for r in rows)),
     )
+
+
+def _rate(part: int, whole: int) -> float:
+    return part / whole if whole else 0.0

@@ -22,17 +22,22 @@ def print_results(store: Store, run_id: str) -> None:
     results = summarize(match_rows(store, run_id, default_registry()))
     table = Table(title=f"run {run_id}: {run.game} L{run.level} ({run.status})")
     table = Table(title=table.title, box=box.SIMPLE_HEAD, padding=(0, 1))
+    several = len({r.game for r in results}) > 1
+    if several:
+        table.add_column("game")
     table.add_column("model", overflow="fold")
-    for column in ("n", "win ±sd", "rounds ±sd", "forfeits", "tokens", "s/match"):
+    for column in ("n", "win ±sd", "rounds ±sd", "forfeits", "invalid", "tokens", "s/match"):
         table.add_column(column, justify="right", no_wrap=True)
     for result in results:
         per_match = result.seconds / result.matches if result.matches else 0.0
         table.add_row(
+            *((result.game,) if several else ()),
             result.model,
             str(result.matches),
             f"{result.win_rate:.2f}±{result.win_rate_std:.2f}",
             _rounds(result.avg_rounds, result.avg_rounds_std),
             str(result.forfeits) + (f" (+{result.opponent_forfeits} opp.)" if result.opponent_forfeits else ""),
+            f"{result.invalid_move_rate:.0%}",
             f"{result.tokens:,}",
             f"{per_match:.1f}",
         )
@@ -43,7 +48,8 @@ def print_results(store: Store, run_id: str) -> None:
     else:
         seen = ", ".join(f"{r.model}: {r.variants}" for r in results)
         console.print(f"sd: standard deviation across system prompt variants (variants seen: {seen}); "
-                      "forfeits count as losses; rounds: over matches the rules finished; "
+                      "forfeits count as losses; invalid: rejected replies per reply; "
+                      "rounds: over matches the rules finished; "
                       "s/match: the evaluated model's own time.")
 
 
