@@ -10,8 +10,8 @@ import typer
 
 from playeval.cli.console import db_option, fail, outcome_label, stdout
 from playeval.core.ask import Ask, Reply
-from playeval.core.game import Game
-from playeval.core.match import Outcome
+from playeval.core.game import Game, PersonInput
+from playeval.core.match import MatchSpec, Outcome
 from playeval.core.registry import default_registry
 from playeval.core.rng import match_rng
 from playeval.engine import play_match, seat_assignments, state_from_events
@@ -47,6 +47,35 @@ def _verdict(outcome: Outcome, human_seat: str) -> str:
     return f"[bold]You {outcome_label(outcome, human_seat)}.[/] {outcome.reason}"
 
 
+def _ask_person(item: PersonInput) -> str | None:
+    """One input from the person; hidden ones are typed without echo. Re-asked until valid."""
+    suffix = f" [{'/'.join(item.choices)}]" if item.choices else ""
+    optional = "" if item.required else " (Enter to keep it in your head)"
+    while True:
+        prompt = f"{item.prompt}{suffix}{optional}: "
+        typed = (getpass.getpass(prompt) if item.hidden else input(prompt)).strip()
+        if not typed and not item.required:
+            return None
+        if item.choices and typed.lower() not in {c.lower() for c in item.choices}:
+            stdout().print(f"please answer one of: {', '.join(item.choices)}")
+            continue
+        if typed:
+            return typed.lower() if item.choices else typed
+
+
+def _person_spec(game: Game[object], level: int, seed: int) -> MatchSpec:
+    """The spec of a match whose secret seat a person holds: what they type, or a drawn secret shown to them."""
+    answers = {item.key: _ask_person(item) for item in game.person_inputs}
+    secret = answers.pop("secret", None)
+    options = {key: value for key, value in answers.items() if value is not None}
+    spec = game.new_spec(level, seed, match_rng(seed), secret=secret, options=options or None)
+    if not game.person_inputs:
+        stdout().print(f"Your secret is: [bold]{spec.secret}[/] (the model does not see it)")
+    elif "secret" in {item.key for item in game.person_inputs} and secret is None:
+        spec = spec.model_copy(update={"secret": None})  # kept in the person's head: nothing is drawn for them
+    return spec
+
+
 def register(app: typer.Typer) -> None:
     @app.command("play")
     def play(
@@ -71,13 +100,8 @@ async def _play(game: Game[object], model: str, human_seat: str, level: int, see
                 db: str | None) -> None:
     console = stdout()
     seed = secrets.randbelow(2**31) if seed is None else seed
-    secret: str | None = None
-    if human_seat == game.secret_owner:
-        typed = getpass.getpass("Your secret (hidden, never shown to the model; Enter to keep it in your head): ")
-        secret = typed.strip() or None
-    spec = game.new_spec(level, seed, match_rng(seed))
-    if human_seat == game.secret_owner:
-        spec = spec.model_copy(update={"secret": secret})
+    spec = _person_spec(game, level, seed) if human_seat == game.secret_owner else \
+        game.new_spec(level, seed, match_rng(seed))
     async with ModelHub(use_cache=use_cache) as hub:
         players: dict[str, Player] = {}
         for info in game.seats:

@@ -14,7 +14,17 @@ from playeval.core.events import (
     SeatAssignment,
     parse_event,
 )
-from playeval.core.game import Game, LevelInfo, SeatInfo, evaluated_seat, replay
+from playeval.core.game import (
+    Game,
+    LevelInfo,
+    RetroGame,
+    RetroKind,
+    RetroPoint,
+    SeatInfo,
+    SpecOption,
+    evaluated_seat,
+    replay,
+)
 from playeval.core.match import Action, MatchSpec, Outcome
 from playeval.core.messages import Message
 from playeval.core.registry import GameRegistry, default_registry
@@ -40,13 +50,18 @@ __all__ = [
     "NotFoundError",
     "Outcome",
     "OutputConstraint",
+    "PersonInput",
     "PlayevalError",
     "Reply",
     "ReplyReceived",
     "ReplyRejected",
+    "RetroGame",
+    "RetroKind",
+    "RetroPoint",
     "RuleViolation",
     "SeatAssignment",
     "SeatInfo",
+    "SpecOption",
     "default_registry",
     "evaluated_seat",
     "parse_event",

@@ -9,13 +9,16 @@ says when the match is over (``outcome``). No I/O, clock or model calls.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
-from typing import Any, ClassVar, Generic, Protocol, TypeVar
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, ClassVar, Generic, Literal, Protocol, TypeVar, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict
 
 from playeval.core.ask import Ask
 from playeval.core.match import Action, MatchSpec, Outcome
+from playeval.core.messages import Message
+
+SpecOption = str | int | float | bool
 
 StateT = TypeVar("StateT")
 
@@ -37,6 +40,23 @@ class LevelInfo(BaseModel):
     description: str
 
 
+class PersonInput(BaseModel):
+    """Something a person holding the secret's seat provides before the match starts.
+
+    ``key`` is ``"secret"`` (the spec's secret) or the name of a ``new_spec`` option. ``hidden`` input is
+    typed without echo. ``choices`` restricts the answer. A game whose secret is drawn for the person
+    (Taboo's word) asks for nothing and shows the person the drawn secret instead.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    key: str
+    prompt: str
+    hidden: bool = False
+    choices: tuple[str, ...] | None = None
+    required: bool = True
+
+
 class Game(Protocol, Generic[StateT]):
     id: ClassVar[str]
     title: ClassVar[str]
@@ -45,10 +65,16 @@ class Game(Protocol, Generic[StateT]):
     variant_count: ClassVar[int]
     secret_owner: ClassVar[str | None]
     """The seat that holds the secret (it may see it); every other seat must never be shown it."""
+    person_inputs: ClassVar[tuple[PersonInput, ...]]
+    """What a person in the ``secret_owner`` seat is asked for before the match (see ``PersonInput``)."""
 
     def new_spec(self, level: int, seed: int, rng: random.Random, secret: str | None = None,
-                 secret_set: str | None = None) -> MatchSpec:
-        """Draw a match's secret (from ``secret_set``, or the given one) and prompt variants from ``rng``."""
+                 secret_set: str | None = None, options: Mapping[str, SpecOption] | None = None) -> MatchSpec:
+        """Draw a match's secret (from ``secret_set``, or the given one) and prompt variants from ``rng``.
+
+        ``options`` are game-specific settings a person chooses when they hold a seat (Bluffing: the
+        statement they make); a game raises ``ConfigError`` for an option it does not know.
+        """
         ...
 
     def initial_state(self, spec: MatchSpec) -> StateT: ...
@@ -77,6 +103,38 @@ class Game(Protocol, Generic[StateT]):
 
     def transcript(self, state: StateT) -> Sequence[tuple[str, str]]:
         """(seat, text) lines of the match so far, for people to read."""
+        ...
+
+
+RetroKind = Literal["candidates", "judgement"]
+
+
+class RetroPoint(BaseModel):
+    """One round of a finished match, as the retrospective analysis re-asks it (GameArena section 3.1).
+
+    ``messages`` is the evaluated seat's conversation through the round, exactly as that seat saw it
+    when playing (its system prompt first). ``request`` is the game's retrospective request, in the
+    game's own words; the analysis adds the output format. ``kind`` says what is asked for: a ranked
+    list of candidates (Akinator objects, Taboo words) or a five-level judgement (Bluffing).
+    ``question`` is the question the seat asked in this round, where there is one (Akinator's
+    disparity ratio classifies the previous round's candidates by it).
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    round: int
+    kind: RetroKind
+    messages: tuple[Message, ...]
+    request: str
+    question: str | None = None
+
+
+@runtime_checkable
+class RetroGame(Protocol):
+    """A game that supports the retrospective analysis."""
+
+    def retro_points(self, state: Any) -> Sequence[RetroPoint]:
+        """One point per round of a finished match, in round order."""
         ...
 
 

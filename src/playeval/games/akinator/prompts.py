@@ -90,6 +90,12 @@ LAST_TURN = "{answer} (This is your last turn: ask or guess.)"
 WRONG_GUESS = "No, that is not it."
 RIGHT_GUESS = "Yes, that is it!"
 
+RETRO_REQUEST = (
+    "Let us pause the game here; this pause does not count as a turn. Going only by the answers so far, "
+    "which objects could I have in mind? List the objects you now consider possible, the most likely "
+    "first, and leave out any object that one of my answers rules out."
+)
+
 
 def guesser_system(variant: int, limit: int, answers: tuple[str, ...]) -> str:
     return GUESSER_VARIANTS[variant].format(limit=limit, answers=", ".join(answers))

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import ClassVar, Literal
 
 from playeval.core.ask import Ask, OutputConstraint
 from playeval.core.errors import ConfigError, FormatError, RuleViolation
-from playeval.core.game import LevelInfo, SeatInfo
+from playeval.core.game import LevelInfo, PersonInput, RetroPoint, SeatInfo, SpecOption
 from playeval.core.match import Action, MatchSpec, Outcome
 from playeval.core.messages import Message, assistant, system, user
 from playeval.core.normalize import normalize_name, same_name
@@ -122,9 +122,15 @@ class Akinator:
     variant_count: ClassVar[int] = len(prompts.GUESSER_VARIANTS)
     secret_owner: ClassVar[str | None] = ANSWERER
     secret_sets: ClassVar[tuple[str, ...]] = ("everyday", "set1", "set2")
+    person_inputs: ClassVar[tuple[PersonInput, ...]] = (
+        PersonInput(key="secret", prompt="Your secret object (hidden, never shown to the model)", hidden=True,
+                    required=False),
+    )
 
     def new_spec(self, level: int, seed: int, rng: random.Random, secret: str | None = None,
-                 secret_set: str | None = None) -> MatchSpec:
+                 secret_set: str | None = None, options: Mapping[str, SpecOption] | None = None) -> MatchSpec:
+        if options:
+            raise ConfigError(f"akinator takes no options, got: {', '.join(sorted(options))}")
         secret_set = secret_set or "everyday"
         if level not in LIMITS:
             raise ConfigError(f"akinator has levels 1, 2 and 3, not {level}")
@@ -150,8 +156,7 @@ class Akinator:
             return self._guesser_ask(state)
         return self._answerer_ask(state, pending)
 
-    def _guesser_ask(self, state: AkinatorState) -> Ask:
-        number = len(state.turns) + 1
+    def _guesser_messages(self, state: AkinatorState) -> tuple[Message, ...]:
         messages: list[Message] = [
             system(prompts.guesser_system(state.spec.variants.get(GUESSER, 0), state.limit, state.answers)),
             user(prompts.OPENING.format(limit=state.limit)),
@@ -159,12 +164,17 @@ class Akinator:
         for turn in state.turns:
             messages.append(assistant(turn.said()))
             messages.append(user(self._feedback(state, turn)))
+        return tuple(messages)
+
+    def _guesser_ask(self, state: AkinatorState) -> Ask:
+        number = len(state.turns) + 1
+        messages = self._guesser_messages(state)
         last = state.turns[-1] if state.turns else None
         heard = f"Last answer: {last.answer}. " if last else ""
         return Ask(
             seat=GUESSER,
             kind="move",
-            messages=tuple(messages),
+            messages=messages,
             display=f"{heard}Turn {number} of {state.limit}.",
             instructions="Ask a yes/no question, or guess with: This is a guess -- are you thinking of <object>?",
             constraint=OutputConstraint(grammar=_guess_grammar(number)),
@@ -285,6 +295,18 @@ class Akinator:
 
     def rounds(self, state: AkinatorState) -> int:
         return len(state.turns)
+
+    def retro_points(self, state: AkinatorState) -> Sequence[RetroPoint]:
+        """After each answered turn: the guesser's conversation through that answer, and a request for objects."""
+        points: list[RetroPoint] = []
+        for index, turn in enumerate(state.turns):
+            if turn.answer is None:
+                break
+            so_far = replace(state, turns=state.turns[: index + 1])
+            question = _HEADER.sub("", turn.text) if turn.kind == "question" else f"Is it {turn.text}?"
+            points.append(RetroPoint(round=turn.number, kind="candidates", messages=self._guesser_messages(so_far),
+                                     request=prompts.RETRO_REQUEST, question=question))
+        return points
 
     def scripted_player(self, seat: str, spec: MatchSpec) -> OracleAnswerer | ListGuesser:
         if seat == ANSWERER:
