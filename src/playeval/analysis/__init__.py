@@ -1,6 +1,65 @@
-"""Analysis: reads only what was recorded."""
+"""Analysis: reads only what was recorded.
 
+Outcome metrics (``summarize``), the retrospective analysis (``RetroRunner``), procedural metrics
+(``procedural`` pure functions, ``summarize_procedural`` per run), the capability profile, and ranking
+statistics (``ranking`` pure functions, ``compare`` against other rankings).
+"""
+
+from playeval.analysis.compare import Comparison, compare, load_rankings, run_rankings
 from playeval.analysis.load import match_rows
 from playeval.analysis.outcomes import MatchRow, ModelResult, summarize
+from playeval.analysis.procedural import (
+    JUDGEMENT_LEVELS,
+    bluffing_metrics,
+    candidate_list_metrics,
+    disparity_ratio,
+    judgement_level,
+)
+from playeval.analysis.profile import SKILLS, Profile, SkillStanding, capability_profiles
+from playeval.analysis.ranking import KendallResult, kendall_tau, ranking_from_scores, rbo, rbo_permutation_test
+from playeval.analysis.retro import RetroPlan, RetroRunner, RetroSummary, RetroTask
+from playeval.analysis.retro_metrics import (
+    MatchRetro,
+    MetricSpec,
+    ProceduralSummary,
+    match_retros,
+    metric_specs,
+    recall_by_round,
+    summarize_procedural,
+)
 
-__all__ = ["MatchRow", "ModelResult", "match_rows", "summarize"]
+__all__ = [
+    "JUDGEMENT_LEVELS",
+    "SKILLS",
+    "Comparison",
+    "KendallResult",
+    "MatchRetro",
+    "MatchRow",
+    "MetricSpec",
+    "ModelResult",
+    "ProceduralSummary",
+    "Profile",
+    "RetroPlan",
+    "RetroRunner",
+    "RetroSummary",
+    "RetroTask",
+    "SkillStanding",
+    "bluffing_metrics",
+    "candidate_list_metrics",
+    "capability_profiles",
+    "compare",
+    "disparity_ratio",
+    "judgement_level",
+    "kendall_tau",
+    "load_rankings",
+    "match_retros",
+    "match_rows",
+    "metric_specs",
+    "ranking_from_scores",
+    "rbo",
+    "rbo_permutation_test",
+    "recall_by_round",
+    "run_rankings",
+    "summarize",
+    "summarize_procedural",
+]

@@ -1,0 +1,81 @@
+"""Comparing a run's rankings with rankings from elsewhere (GameArena section 4.5, Appendix D).
+
+A run yields, per game, an outcome ranking (win rate) and a retrospective ranking (the mean rank on the
+skill Table 4 names for that game). Rankings from a file are JSON: ``{"name": ["best model", ...]}`` or
+``{"name": {"model": rank, ...}}``; models missing from one side are left out of that comparison.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from playeval.analysis.outcomes import ModelResult
+from playeval.analysis.profile import Profile
+from playeval.analysis.ranking import kendall_tau, ranking_from_scores, rbo, rbo_permutation_test
+from playeval.core.errors import ConfigError
+
+RETRO_SKILL: dict[str, str] = {"akinator": "deductive", "taboo": "abductive", "bluffing": "inductive"}
+
+
+@dataclass(frozen=True)
+class Comparison:
+    ours: str
+    theirs: str
+    models: tuple[str, ...]
+    tau: float
+    z: float
+    p: float
+    rbo: float
+    rbo_p: float
+
+
+def run_rankings(results: Sequence[ModelResult], profiles: Sequence[Profile]) -> dict[str, list[str]]:
+    """``Game-Outcome`` by win rate and ``Game-Retro (skill)`` by skill rank, best first (ties by name)."""
+    rankings: dict[str, list[str]] = {}
+    for game in sorted({r.game for r in results}):
+        rankings[f"{game.capitalize()}-Outcome"] = ranking_from_scores(
+            {r.model: r.win_rate for r in results if r.game == game})
+    for game, skill in RETRO_SKILL.items():
+        ranks = {p.model: s.rank for p in profiles for s in p.skills if s.skill == skill and s.rank is not None}
+        if len(ranks) >= 2 and game in {r.game for r in results}:
+            rankings[f"{game.capitalize()}-Retro ({skill})"] = ranking_from_scores(ranks, higher_is_better=False)
+    return rankings
+
+
+def load_rankings(path: Path) -> dict[str, list[str]]:
+    """Rankings from a JSON file, each as a list of names, best first."""
+    try:
+        raw = json.loads(path.read_text("utf-8"))
+    except (OSError, json.JSONDecodeError) as err:
+        raise ConfigError(f"cannot read rankings from {path}: {err}") from err
+    if not isinstance(raw, dict) or not raw:
+        raise ConfigError(f"{path}: expected a JSON object of named rankings")
+    rankings: dict[str, list[str]] = {}
+    for name, value in raw.items():
+        if isinstance(value, list) and all(isinstance(v, str) for v in value):
+            rankings[name] = list(value)
+        elif isinstance(value, dict) and all(isinstance(v, int | float) for v in value.values()):
+            rankings[name] = [model for model, _ in sorted(value.items(), key=lambda item: (item[1], item[0]))]
+        else:
+            raise ConfigError(f"{path}: ranking {name!r} must be a list of names or a mapping of name to rank")
+    return rankings
+
+
+def compare(ours: Mapping[str, Sequence[str]], theirs: Mapping[str, Sequence[str]], *, p: float = 0.9,
+            permutations: int = 1000, seed: int = 0) -> list[Comparison]:
+    """Every pair (ours, theirs) that shares at least three models."""
+    rows: list[Comparison] = []
+    for our_name, our_order in ours.items():
+        for their_name, their_order in theirs.items():
+            common = set(our_order) & set(their_order)
+            if len(common) < 3:
+                continue
+            a = [m for m in our_order if m in common]
+            b = [m for m in their_order if m in common]
+            k = kendall_tau(a, b)
+            rows.append(Comparison(our_name, their_name, tuple(a), k.tau, k.z, k.p, rbo(a, b, p),
+                                   rbo_permutation_test(a, b, p, permutations, seed)))
+    return rows

@@ -1,0 +1,79 @@
+"""The capability profile: each model's standing per reasoning skill, from Table 1's mapping of metrics to skills.
+
+For every procedural metric, the run's models are ranked (1 = best, ties share the mean rank); a model
+without a value for a metric that others have -- it never named the secret, say -- is ranked last on it,
+because it did worst. A skill's rank is the model's mean rank over that skill's metrics. Ranks compare the
+models of one run; they are not absolute scores.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from playeval.analysis.retro_metrics import ProceduralSummary, metric_specs
+
+SKILLS: tuple[str, ...] = ("deductive", "abductive", "inductive", "multi-hop")
+
+
+@dataclass(frozen=True)
+class SkillStanding:
+    skill: str
+    rank: float | None
+    metrics: tuple[tuple[str, str, float | None], ...]
+    """(game, metric label, value) behind the rank."""
+
+
+@dataclass(frozen=True)
+class Profile:
+    model: str
+    skills: tuple[SkillStanding, ...]
+
+
+def _ranks(values: dict[str, float | None], lower_is_better: bool) -> dict[str, float]:
+    """Competition ranks with ties averaged; missing values share the last place."""
+    present = {model: value for model, value in values.items() if value is not None}
+    ordered = sorted(present.items(), key=lambda item: item[1] if lower_is_better else -item[1])
+    ranks: dict[str, float] = {}
+    index = 0
+    while index < len(ordered):
+        tied = [m for m, v in ordered if v == ordered[index][1]]
+        mean = statistics.fmean(range(index + 1, index + len(tied) + 1))
+        for model in tied:
+            ranks[model] = mean
+        index += len(tied)
+    missing = [model for model, value in values.items() if value is None]
+    if missing:
+        mean = statistics.fmean(range(len(present) + 1, len(values) + 1))
+        ranks.update({model: mean for model in missing})
+    return ranks
+
+
+def capability_profiles(summaries: Sequence[ProceduralSummary], models: Sequence[str]) -> list[Profile]:
+    """One profile per model, skills in ``SKILLS`` order."""
+    by_game: dict[str, dict[str, ProceduralSummary]] = defaultdict(dict)
+    for summary in summaries:
+        by_game[summary.game][summary.model] = summary
+    ranks: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    behind: dict[str, dict[str, list[tuple[str, str, float | None]]]] = defaultdict(lambda: defaultdict(list))
+    for game, per_model in sorted(by_game.items()):
+        for spec in metric_specs(game):
+            values = {model: per_model[model].values.get(spec.name) if model in per_model else None
+                      for model in models}
+            for model in models:
+                behind[model][spec.skill].append((game, spec.label, values[model]))
+            if all(value is None for value in values.values()):
+                continue
+            for model, rank in _ranks(values, spec.lower_is_better).items():
+                ranks[model][spec.skill].append(rank)
+    profiles: list[Profile] = []
+    for model in models:
+        skills = tuple(
+            SkillStanding(skill, statistics.fmean(ranks[model][skill]) if ranks[model][skill] else None,
+                          tuple(behind[model][skill]))
+            for skill in SKILLS
+        )
+        profiles.append(Profile(model, skills))
+    return profiles

@@ -1,0 +1,202 @@
+"""The retrospective analysis (GameArena section 3.1): replay each finished match round by round.
+
+For round i the same model gets the same system prompt, the conversation through round i exactly as it saw
+it, and the same sampling temperature, followed by the game's retrospective request and a fixed output format
+(``retro_format``). Every output is stored per round with its raw model calls; a re-run skips what is stored.
+Akinator's disparity ratio needs one more step: the candidates of round i-1 are classified Yes/No for the
+question of round i, by the evaluated model itself or by a configured judge model (recorded either way).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from playeval.analysis.retro_format import (
+    CANDIDATES_FORMAT,
+    CANDIDATES_GRAMMAR,
+    JUDGEMENT_FORMAT,
+    JUDGEMENT_GRAMMAR,
+    SPLIT_SYSTEM,
+    parse_candidates,
+    parse_judgement,
+    parse_split,
+    split_grammar,
+    split_prompt,
+)
+from playeval.core.ask import CallRecord, OutputConstraint
+from playeval.core.errors import FormatError
+from playeval.core.game import RetroGame, RetroPoint, evaluated_seat
+from playeval.core.messages import Message, assistant, system, user
+from playeval.core.registry import GameRegistry
+from playeval.core.rng import derive_seed
+from playeval.engine.match import state_from_events
+from playeval.engine.plan import RunConfig
+from playeval.models import GenerationConfig, Model, ModelHub, ModelRequest, to_call_record
+from playeval.store import MatchRecord, RetroOutputKind, RetroRecord, Store
+
+DEFAULT_MAX_RETRIES = 2
+_MAX_TOKENS: dict[str, int] = {"candidates": 200, "judgement": 120}
+
+
+@dataclass(frozen=True)
+class RetroTask:
+    """One output to produce: a round's candidates or judgement, or the Yes/No split behind a disparity ratio."""
+
+    match_id: str
+    round: int
+    kind: RetroOutputKind
+    model: str
+    point: RetroPoint | None = None
+    """The round to re-ask (candidates and judgements)."""
+    question: str | None = None
+    """The question to classify the previous round's candidates by (splits)."""
+
+
+@dataclass(frozen=True)
+class RetroPlan:
+    tasks: tuple[RetroTask, ...]
+    """Outputs still to produce, in order (a split after the candidates it needs)."""
+    stored: int
+    """Outputs already stored, skipped."""
+    skipped_matches: tuple[tuple[str, str], ...]
+    """(match id, why) for finished matches that cannot be analysed (a person or script in the seat, ...)."""
+    models: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class RetroSummary:
+    produced: int
+    failed: int
+    stored_before: int
+    skipped_matches: int
+
+
+OnOutput = Callable[[RetroTask, RetroRecord], None]
+
+
+class RetroRunner:
+    """Plans and runs the retrospective analysis of a run's finished matches."""
+
+    def __init__(self, store: Store, hub: ModelHub, registry: GameRegistry, *, judge: str | None = None,
+                 max_retries: int = DEFAULT_MAX_RETRIES) -> None:
+        self._store = store
+        self._hub = hub
+        self._registry = registry
+        self._judge = judge
+        self._max_retries = max_retries
+
+    def plan(self, run_id: str) -> RetroPlan:
+        tasks: list[RetroTask] = []
+        skipped: list[tuple[str, str]] = []
+        stored = 0
+        models: set[str] = set()
+        for match in self._store.run_matches(run_id):
+            if match.status != "finished" or match.outcome is None:
+                continue
+            why, points, model = self._points(match)
+            if why is not None:
+                skipped.append((match.id, why))
+                continue
+            done = {(record.kind, record.round) for record in self._store.retro_outputs(match.id)}
+            stored += len(done)
+            models.add(model)
+            for point in points:
+                if (point.kind, point.round) not in done:
+                    tasks.append(RetroTask(match.id, point.round, point.kind, model, point=point))
+            judge = self._judge or model
+            for point in points:
+                if point.kind == "candidates" and point.question and point.round > 1 \
+                        and ("split", point.round) not in done:
+                    models.add(judge)
+                    tasks.append(RetroTask(match.id, point.round, "split", judge, question=point.question))
+        return RetroPlan(tuple(tasks), stored, tuple(skipped), tuple(sorted(models)))
+
+    def _points(self, match: MatchRecord) -> tuple[str | None, Sequence[RetroPoint], str]:
+        game = self._registry.get(match.game)
+        if not isinstance(game, RetroGame):
+            return f"{match.game} has no retrospective analysis", (), ""
+        seat = evaluated_seat(game)
+        assignment = next((s for s in match.seats if s.seat == seat), None)
+        if assignment is None or assignment.player_kind != "llm" or not assignment.model:
+            return f"the {seat} seat was not played by a model", (), ""
+        state = state_from_events(game, match.spec, self._store.events(match.id))
+        return None, game.retro_points(state), assignment.model
+
+    async def run(self, run_id: str, plan: RetroPlan | None = None, on_output: OnOutput | None = None) -> RetroSummary:
+        plan = plan or self.plan(run_id)
+        config = RunConfig.model_validate(self._store.get_run(run_id).config)
+        produced = failed = 0
+        for task in plan.tasks:
+            match = self._store.get_match(task.match_id)
+            model = self._hub.get(task.model)
+            if task.kind == "split":
+                record = await self._split(task, match, model)
+            else:
+                record = await self._reask(task, match, model, config.temperature)
+            if record is None:
+                continue
+            produced += 1
+            failed += record.error is not None
+            if on_output is not None:
+                on_output(task, record)
+        return RetroSummary(produced, failed, plan.stored, len(plan.skipped_matches))
+
+    async def _reask(self, task: RetroTask, match: MatchRecord, model: Model, temperature: float) -> RetroRecord:
+        assert task.point is not None
+        point = task.point
+        fmt = CANDIDATES_FORMAT if point.kind == "candidates" else JUDGEMENT_FORMAT
+        grammar = CANDIDATES_GRAMMAR if point.kind == "candidates" else JUDGEMENT_GRAMMAR
+        parse: Callable[[str], Any] = parse_candidates if point.kind == "candidates" else parse_judgement
+        messages = with_request(point.messages, f"{point.request}\n\n{fmt}")
+        return await self._generate(task, match, model, messages, grammar, parse, temperature,
+                                    _MAX_TOKENS[point.kind], affinity="retro")
+
+    async def _split(self, task: RetroTask, match: MatchRecord, model: Model) -> RetroRecord | None:
+        previous = next((r for r in self._store.retro_outputs(match.id)
+                         if r.kind == "candidates" and r.round == task.round - 1), None)
+        if previous is None or not isinstance(previous.output, list) or not previous.output or task.question is None:
+            return None  # nothing to classify: the previous round's list is missing or unreadable
+        objects = tuple(str(name) for name in previous.output)
+        question = task.question
+        messages = (system(SPLIT_SYSTEM), user(split_prompt(question, objects)))
+
+        def parse(text: str) -> dict[str, Any]:
+            return {"question": question, "objects": list(objects), "answers": parse_split(text, len(objects))}
+
+        return await self._generate(task, match, model, messages, split_grammar(len(objects)), parse, 0.0,
+                                    8 * len(objects) + 8, affinity="retro-judge")
+
+    async def _generate(self, task: RetroTask, match: MatchRecord, model: Model, messages: tuple[Message, ...],
+                        grammar: str, parse: Callable[[str], Any], temperature: float, max_tokens: int,
+                        affinity: str) -> RetroRecord:
+        calls: list[CallRecord] = []
+        error: str | None = None
+        output: Any | None = None
+        for attempt in range(self._max_retries + 1):
+            config = GenerationConfig(temperature=temperature, max_tokens=max_tokens,
+                                      seed=derive_seed(match.seed, "retro", task.kind, task.round, attempt))
+            request = ModelRequest(messages=messages, config=config, constraint=OutputConstraint(grammar=grammar),
+                                   affinity=affinity)
+            response = await model.generate(request)
+            calls.append(to_call_record(response))
+            try:
+                output = parse(response.text)
+                error = None
+                break
+            except FormatError as err:
+                error = f"format: {err.reason}"
+                messages = (*messages, assistant(response.text),
+                            user(f"That reply could not be read: {err.reason} "
+                                 "Please answer again in the format asked."))
+        return self._store.add_retro(task.match_id, task.round, task.kind, task.model, output=output, error=error,
+                                     calls=calls)
+
+
+def with_request(messages: Sequence[Message], request: str) -> tuple[Message, ...]:
+    """The conversation with the retrospective request added: joined to a final user message, else appended."""
+    if messages and messages[-1].role == "user":
+        last = messages[-1]
+        return (*messages[:-1], user(f"{last.content}\n\n{request}"))
+    return (*messages, user(request))
