@@ -1,0 +1,159 @@
+"""``playeval analyze``: the retrospective analysis, procedural metrics and ranking comparisons of a run."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import typer
+from rich import box
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.table import Table
+
+from playeval.analysis import (
+    RetroRunner,
+    capability_profiles,
+    compare,
+    load_rankings,
+    match_retros,
+    match_rows,
+    metric_specs,
+    run_rankings,
+    summarize,
+    summarize_procedural,
+)
+from playeval.cli.console import db_option, fail, stderr, stdout
+from playeval.core.registry import default_registry
+from playeval.engine import require_run
+from playeval.models import ModelHub
+from playeval.store import Store
+
+analyze_app = typer.Typer(help="Retrospective analysis, procedural metrics and ranking comparisons.",
+                          no_args_is_help=True)
+
+
+def _fmt(value: float | None, percent: bool) -> str:
+    if value is None:
+        return "n/a"
+    return f"{value * 100:.2f}" if percent else f"{value:.2f}"
+
+
+def print_procedural(store: Store, run_id: str) -> None:
+    """Table 3's form, one table per game, then the capability profile."""
+    registry = default_registry()
+    summaries = summarize_procedural(match_retros(store, run_id, registry))
+    console = stdout()
+    if not summaries:
+        console.print(f"run {run_id} has no retrospective outputs yet; run: playeval analyze retro {run_id}")
+        return
+    for game in sorted({s.game for s in summaries}):
+        specs = metric_specs(game)
+        table = Table(title=f"{game}: procedural metrics", box=box.SIMPLE_HEAD, padding=(0, 1))
+        table.add_column("model", overflow="fold")
+        table.add_column("n", justify="right")
+        for spec in specs:
+            arrow = " ↓" if spec.lower_is_better else ""
+            table.add_column(f"{spec.label}{' (%)' if spec.percent else ''}{arrow}\n[{spec.skill}]", justify="right")
+        for summary in (s for s in summaries if s.game == game):
+            table.add_row(summary.model, str(summary.matches),
+                          *(_fmt(summary.values.get(spec.name), spec.percent) for spec in specs))
+        console.print(table)
+        missing = [f"{s.model}: {s.never_found}" for s in summaries if s.game == game and s.never_found]
+        failed = [f"{s.model}: {s.failed_outputs}" for s in summaries if s.game == game and s.failed_outputs]
+        if missing:
+            console.print(f"  matches whose secret never appeared in a list: {', '.join(missing)}")
+        if failed:
+            console.print(f"  unreadable outputs (after re-asks): {', '.join(failed)}")
+    models = sorted({s.model for s in summaries})
+    profile = Table(title="capability profile: mean rank among this run's models (1 = best)", box=box.SIMPLE_HEAD)
+    profile.add_column("model", overflow="fold")
+    profiles = capability_profiles(summaries, models)
+    for standing in profiles[0].skills:
+        profile.add_column(standing.skill, justify="right")
+    for model_profile in profiles:
+        profile.add_row(model_profile.model,
+                        *("n/a" if s.rank is None else f"{s.rank:.2f}" for s in model_profile.skills))
+    console.print(profile)
+
+
+@analyze_app.command("retro")
+def retro(
+    run_id: str = typer.Argument(None, help="Run id (default: the latest run)."),
+    judge: str = typer.Option(None, "--judge", help="Model that classifies candidates for Akinator's disparity "
+                                                    "ratio (default: the evaluated model itself)."),
+    no_cache: bool = typer.Option(False, "--no-cache", help="Do not read or write the response cache."),
+    db: str | None = db_option(),
+) -> None:
+    """Re-ask every finished match round by round for candidate lists or judgements, and store them."""
+    with Store.open(db) as store:
+        run_id = require_run(store, run_id)
+        asyncio.run(_retro(store, run_id, judge, use_cache=not no_cache))
+        print_procedural(store, run_id)
+
+
+async def _retro(store: Store, run_id: str, judge: str | None, use_cache: bool) -> None:
+    async with ModelHub(use_cache=use_cache) as hub:
+        runner = RetroRunner(store, hub, default_registry(), judge=judge)
+        plan = runner.plan(run_id)
+        for address in plan.models:
+            hub.get(address)  # unknown models and missing keys fail before any work
+        err = stderr()
+        err.print(f"run [bold]{run_id}[/]: {len(plan.tasks)} retrospective outputs to produce, "
+                  f"{plan.stored} already stored, {len(plan.skipped_matches)} matches not analysable")
+        for match_id, why in plan.skipped_matches[:5]:
+            err.print(f"  skipped {match_id}: {why}", markup=False)
+        with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                      TimeRemainingColumn(), console=err) as progress:
+            bar = progress.add_task("outputs", total=len(plan.tasks))
+
+            def on_output(task: object, record: object) -> None:
+                progress.advance(bar)
+
+            summary = await runner.run(run_id, plan, on_output=on_output)
+        err.print(f"produced {summary.produced} outputs ({summary.failed} unreadable after re-asks)")
+
+
+@analyze_app.command("metrics")
+def metrics(run_id: str = typer.Argument(None, help="Run id (default: the latest run)."),
+            db: str | None = db_option()) -> None:
+    """Print the procedural metrics (Table 3's form) and the capability profile of a run."""
+    with Store.open(db) as store:
+        print_procedural(store, require_run(store, run_id))
+
+
+@analyze_app.command("compare")
+def compare_cmd(
+    run_id: str = typer.Argument(None, help="Run id (default: the latest run)."),
+    rankings: Path = typer.Option(..., "--rankings", help="JSON file: {name: [best, ...]} or {name: {model: rank}}."),
+    p: float = typer.Option(0.9, "--p", help="RBO persistence."),
+    permutations: int = typer.Option(1000, "--permutations", help="Permutations for the RBO test."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the permutation test."),
+    db: str | None = db_option(),
+) -> None:
+    """Kendall's tau (with its test) and RBO (with a permutation test) between the run's and the file's rankings."""
+    theirs = load_rankings(rankings)
+    registry = default_registry()
+    with Store.open(db) as store:
+        run_id = require_run(store, run_id)
+        results = summarize(match_rows(store, run_id, registry))
+        summaries = summarize_procedural(match_retros(store, run_id, registry))
+        models = sorted({r.model for r in results})
+        ours = run_rankings(results, capability_profiles(summaries, models))
+    rows = compare(ours, theirs, p=p, permutations=permutations, seed=seed)
+    if not rows:
+        fail("no pair of rankings shares three or more models; are the model names the same in the file?")
+    table = Table(title=f"run {run_id} vs {rankings.name}", box=box.SIMPLE_HEAD, padding=(0, 1))
+    for column in ("run ranking", "other ranking", "n", "tau", "z", "p (tau)", "RBO", "p (RBO)"):
+        table.add_column(column, justify="left" if "ranking" in column else "right")
+    for row in rows:
+        table.add_row(row.ours, row.theirs, str(len(row.models)), f"{row.tau:.2f}", f"{row.z:.4f}", f"{row.p:.4f}",
+                      f"{row.rbo:.2f}", f"{row.rbo_p:.4f}")
+    console = stdout()
+    console.print(table)
+    console.print("tau test: one-sided, Var(tau) = 2/(n(n-1)) as in GameArena Appendix D.1; RBO: extrapolated, "
+                  f"p = {p}; its p-value from {permutations} random orderings (seed {seed}). Ties in the run's "
+                  "rankings are broken by name.")
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(analyze_app, name="analyze")

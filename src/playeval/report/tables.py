@@ -1,0 +1,306 @@
+"""The report's tables as plain data, shared by the HTML and the Markdown writers.
+
+A ``Table`` holds text only: the writers decide how bold, links, grouped
+headings and secondary lines look. Numbers are formatted here, once, so both
+outputs show the same figures ("0.55 ± 0.11", "27.83", "n/a").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from playeval.report.data import SKILLS, MetricValue, ReportData
+
+NA = "n/a"
+"""No data: a value that could not be computed (never shown as 0)."""
+ABSENT = "—"
+"""The model did not play this game in the run."""
+
+
+@dataclass(frozen=True)
+class Cell:
+    text: str
+    bold: bool = False
+    href: str | None = None
+    numeric: bool = False
+    """Right-aligned, tabular figures."""
+    aux: bool = False
+    """Secondary column (counts, rates kept apart from the headline figures): shown muted."""
+    sub: tuple[str, ...] = ()
+    """Small lines under the text (the metrics behind a rank)."""
+    badge: str | None = None
+    """A short class for a coloured label, e.g. the outcome of a match ("win", "loss")."""
+    wrap: bool = False
+    """Long free text: let it wrap instead of widening the table."""
+
+
+@dataclass(frozen=True)
+class Group:
+    """A heading over ``span`` neighbouring columns; an empty label heads a single ungrouped column."""
+
+    label: str
+    span: int
+
+
+@dataclass(frozen=True)
+class Table:
+    title: str
+    columns: tuple[str, ...]
+    rows: tuple[tuple[Cell, ...], ...]
+    groups: tuple[Group, ...] = ()
+    """When given, the spans add up to ``len(columns)``."""
+    caption: str = ""
+
+
+# --------------------------------------------------------------------------- labels and numbers
+
+
+def game_label(game: str) -> str:
+    """``akinator`` -> ``Akinator``; ``word_chain`` -> ``Word chain``."""
+    text = game.replace("_", " ").strip()
+    return text[:1].upper() + text[1:] if text else game
+
+
+def skill_label(skill: str) -> str:
+    """``multi-hop`` -> ``Multi-hop reasoning`` (as in the paper's Table 1)."""
+    text = skill.replace("_", " ").strip()
+    return (text[:1].upper() + text[1:] + " reasoning") if text else skill
+
+
+def fmt_num(value: float | None, digits: int = 2) -> str:
+    return NA if value is None else f"{value:.{digits}f}"
+
+
+def fmt_pm(mean: float | None, std: float | None, show_std: bool = True, digits: int = 2) -> str:
+    """``0.55 ± 0.11``; the mean alone without a spread; ``n/a`` without a mean."""
+    if mean is None:
+        return NA
+    if std is None or not show_std:
+        return f"{mean:.{digits}f}"
+    return f"{mean:.{digits}f} ± {std:.{digits}f}"
+
+
+def fmt_metric(value: float | None, percent: bool) -> str:
+    if value is None:
+        return NA
+    return f"{value * 100:.2f}" if percent else f"{value:.2f}"
+
+
+def metric_heading(metric: MetricValue) -> str:
+    label = metric.label
+    if metric.percent and "%" not in label:
+        label += " (%)"
+    if metric.lower_is_better and "↓" not in label:
+        label += " ↓"
+    return label
+
+
+def fmt_created(created: str) -> str:
+    """ISO 8601 -> ``2025-03-01 14:05 UTC``; anything else is shown as given."""
+    try:
+        moment = datetime.fromisoformat(created.replace("Z", "+00:00"))
+    except ValueError:
+        return created
+    offset = moment.utcoffset()
+    zone = "UTC" if offset is None or offset.total_seconds() == 0 else moment.strftime("%z")
+    return f"{moment:%Y-%m-%d %H:%M} {zone}"
+
+
+def fmt_config_value(value: object) -> str:
+    if value is None:
+        return ABSENT
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, Mapping):
+        return ", ".join(f"{key}={fmt_config_value(item)}" for key, item in value.items()) or ABSENT
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return ", ".join(fmt_config_value(item) for item in value) or ABSENT
+    return str(value)
+
+
+def config_items(config: Mapping[str, object]) -> list[tuple[str, str]]:
+    return [(str(key), fmt_config_value(value)) for key, value in config.items()]
+
+
+def _unique(items: Iterable[str]) -> list[str]:
+    return list(dict.fromkeys(items))
+
+
+def models_of(data: ReportData) -> list[str]:
+    """Every evaluated model, in order of first appearance (outcomes first)."""
+    return _unique(
+        [r.model for r in data.outcomes]
+        + [r.model for r in data.procedural]
+        + [p.model for p in data.profiles]
+        + [c.model for c in data.recall_curves]
+        + [t.model for t in data.trajectories]
+        + [t.model for t in data.transcripts]
+    )
+
+
+def skills_of(data: ReportData) -> list[str]:
+    """``SKILLS`` first, then any other skill the data names."""
+    extra = [s.skill for p in data.profiles for s in p.skills] + [
+        m.skill for r in data.procedural for m in r.metrics
+    ]
+    return _unique([*SKILLS, *extra])
+
+
+def best_flags(values: Sequence[float | None], lower_is_better: bool) -> list[bool]:
+    """Which values are the best of their column: only when there are at least two different values."""
+    present = [v for v in values if v is not None]
+    if len(set(present)) < 2:
+        return [False] * len(values)
+    best = min(present) if lower_is_better else max(present)
+    return [v is not None and abs(v - best) < 1e-12 for v in values]
+
+
+# --------------------------------------------------------------------------- the tables
+
+OUTCOME_COLUMNS = ("Win rate", "Avg. rounds", "Matches", "Forfeits", "Invalid moves (%)")
+
+
+def outcome_table(data: ReportData) -> Table:
+    """Table 2's form: a row per model, a group of columns per game."""
+    games = _unique(r.game for r in data.outcomes)
+    models = _unique(r.model for r in data.outcomes)
+    by_key = {(r.game, r.model): r for r in data.outcomes}
+    best: dict[tuple[str, str], bool] = {}
+    for game in games:
+        rates = [by_key[(game, m)].win_rate if (game, m) in by_key else None for m in models]
+        for model, flag in zip(models, best_flags(rates, lower_is_better=False), strict=True):
+            best[(game, model)] = flag
+    rows: list[tuple[Cell, ...]] = []
+    for model in models:
+        cells = [Cell(model)]
+        for game in games:
+            row = by_key.get((game, model))
+            if row is None:
+                cells += [Cell(ABSENT, numeric=True)] * 2 + [Cell(ABSENT, numeric=True, aux=True)] * 3
+                continue
+            spread = row.variants >= 2
+            cells += [
+                Cell(fmt_pm(row.win_rate, row.win_rate_std, spread), bold=best[(game, model)], numeric=True),
+                Cell(fmt_pm(row.avg_rounds, row.avg_rounds_std, spread), numeric=True),
+                Cell(str(row.matches), numeric=True, aux=True),
+                Cell(str(row.forfeits), numeric=True, aux=True),
+                Cell(f"{row.invalid_move_rate * 100:.2f}", numeric=True, aux=True),
+            ]
+        rows.append(tuple(cells))
+    return Table(
+        title="Outcomes",
+        columns=("Model", *[c for _ in games for c in OUTCOME_COLUMNS]),
+        groups=(Group("", 1), *[Group(game_label(g), len(OUTCOME_COLUMNS)) for g in games]),
+        rows=tuple(rows),
+        caption="Win rate and average rounds over all of a model's matches, ± their standard deviation across "
+        "system prompt variants. Forfeits count as losses in the win rate and are also shown on their own; "
+        "invalid moves are rejected replies per reply, kept apart from losses. Bold: best win rate per game.",
+    )
+
+
+def procedural_tables(data: ReportData) -> list[Table]:
+    """Table 3's form: one table per game, each skill a heading over its metrics."""
+    tables: list[Table] = []
+    for game in _unique(r.game for r in data.procedural):
+        rows = [r for r in data.procedural if r.game == game]
+        first: dict[str, MetricValue] = {}
+        for row in rows:
+            for metric in row.metrics:
+                first.setdefault(metric.name, metric)
+        skill_order = _unique(m.skill for m in first.values())
+        names = sorted(first, key=lambda name: skill_order.index(first[name].skill))
+        values = {(row.model, m.name): m.value for row in rows for m in row.metrics}
+        flags = {
+            name: best_flags([values.get((row.model, name)) for row in rows], first[name].lower_is_better)
+            for name in names
+        }
+        table_rows: list[tuple[Cell, ...]] = []
+        for index, row in enumerate(rows):
+            cells = [Cell(row.model), Cell(str(row.matches), numeric=True, aux=True)]
+            for name in names:
+                value = values.get((row.model, name))
+                cells.append(Cell(fmt_metric(value, first[name].percent), bold=flags[name][index], numeric=True))
+            table_rows.append(tuple(cells))
+        groups = [Group("", 1), Group("", 1)]
+        for skill in skill_order:
+            groups.append(Group(skill_label(skill), sum(1 for n in names if first[n].skill == skill)))
+        tables.append(
+            Table(
+                title=game_label(game),
+                columns=("Model", "Matches", *[metric_heading(first[n]) for n in names]),
+                groups=tuple(groups),
+                rows=tuple(table_rows),
+            )
+        )
+    return tables
+
+
+def capability_table(data: ReportData) -> Table:
+    """Per model and skill: the mean rank (1 = best) and the metrics it was taken over."""
+    skills = [s for s in skills_of(data) if any(sc.skill == s for p in data.profiles for sc in p.skills)]
+    skills = skills or list(SKILLS)
+    lookup = {(r.game, r.model, m.label): m for r in data.procedural for m in r.metrics}
+    ranks = {(p.model, s.skill): s for p in data.profiles for s in p.skills}
+    flags = {
+        skill: best_flags([ranks[(p.model, skill)].rank if (p.model, skill) in ranks else None for p in data.profiles],
+                          lower_is_better=True)
+        for skill in skills
+    }
+    rows: list[tuple[Cell, ...]] = []
+    for index, profile in enumerate(data.profiles):
+        cells = [Cell(profile.model)]
+        for skill in skills:
+            score = ranks.get((profile.model, skill))
+            if score is None:
+                cells.append(Cell(ABSENT))
+                continue
+            sub = []
+            for game, label, value in score.metrics:
+                metric = lookup.get((game, profile.model, label))
+                shown = fmt_metric(value, metric.percent if metric else False)
+                heading = metric_heading(metric) if metric else label
+                sub.append(f"{game_label(game)} · {heading}: {shown}")
+            cells.append(Cell(fmt_num(score.rank), bold=flags[skill][index], sub=tuple(sub)))
+        rows.append(tuple(cells))
+    return Table(
+        title="Capability profile",
+        columns=("Model", *[skill_label(s) for s in skills]),
+        rows=tuple(rows),
+        caption="Mean rank among this run's models over the skill's metrics (1 = best); "
+        "the metrics behind each rank are listed under it.",
+    )
+
+
+def matches_table(data: ReportData, links: Mapping[str, str]) -> Table:
+    """Every match, linking to its transcript page (``links``: match id -> relative path)."""
+    rows = tuple(
+        (
+            Cell(page.match_id, href=links.get(page.match_id)),
+            Cell(game_label(page.game)),
+            Cell(page.model),
+            Cell(page.opponent),
+            Cell(page.outcome, badge=badge(page.outcome)),
+            Cell(str(page.rounds), numeric=True),
+            Cell(page.reason, wrap=True),
+        )
+        for page in data.transcripts
+    )
+    return Table(
+        title="Matches",
+        columns=("Match", "Game", "Model", "Opponent", "Outcome", "Rounds", "Reason"),
+        rows=rows,
+    )
+
+
+def badge(outcome: str) -> str:
+    """A CSS-safe class for an outcome label."""
+    key = outcome.strip().lower()
+    if key == "win":
+        return "win"
+    if key == "loss":
+        return "loss"
+    if key == "forfeit":
+        return "forfeit"
+    return "other"
