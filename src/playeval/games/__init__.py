@@ -4,7 +4,8 @@ from typing import Any
 
 from playeval.core.game import Game
 from playeval.games.akinator import Akinator
+from playeval.games.bluffing import Bluffing
 
-BUILTIN_GAMES: tuple[type[Game[Any]], ...] = (Akinator,)
+BUILTIN_GAMES: tuple[type[Game[Any]], ...] = (Akinator, Bluffing)
 
-__all__ = ["BUILTIN_GAMES", "Akinator"]
+__all__ = ["BUILTIN_GAMES", "Akinator", "Bluffing"]
