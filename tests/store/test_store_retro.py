@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import io
+
 import pytest
 from store_factories import call, seats, spec
 
-from playeval.store import DuplicateRetro, Store
+from playeval.store import DuplicateRetro, Store, export_run_jsonl, read_run_jsonl
 
 
 def test_retro_outputs_round_trip_with_their_calls(db_url: str) -> None:
@@ -37,3 +39,15 @@ def test_a_retro_output_is_never_replaced(db_url: str) -> None:
         outputs = store.retro_outputs(match_id)
         assert len(outputs) == 1 and outputs[0].output == {"level": "Unknown"}
         assert not [c for c in store.calls(match_id) if c.seat == "retro:judgement"]  # the failed write left nothing
+
+
+def test_the_export_carries_retro_outputs(db_url: str) -> None:
+    with Store.open(db_url) as store:
+        run_id = store.create_run("akinator", 1, {"games": ["akinator"]})
+        match_id = store.create_match(spec=spec(), seats=seats(), run_id=run_id, match_index=0)
+        store.add_retro(match_id, 1, "candidates", "mock/echo", output=["giraffe"], error=None, calls=[call()])
+        buffer = io.StringIO()
+        export_run_jsonl(store, run_id, buffer)
+    exported = read_run_jsonl(buffer.getvalue().splitlines())
+    (match,) = exported.matches
+    assert [(r.round, r.kind, r.output) for r in match.retro] == [(1, "candidates", ["giraffe"])]

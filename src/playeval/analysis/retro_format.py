@@ -33,7 +33,7 @@ SPLIT_USER = "Question: {question}\nObjects:\n{objects}\nAnswer each line as '<n
 
 CANDIDATES_GRAMMAR = (
     f"root ::= item{{{MIN_CANDIDATES},{MAX_CANDIDATES}}}\n"
-    'item ::= [1-9] [0-9]? ". " [^\\n]{1,60} "\\n"\n'
+    'item ::= [1-9] [0-9]? ". " [A-Za-z] [^\\n]{0,59} "\\n"\n'
 )
 JUDGEMENT_GRAMMAR = (
     'root ::= "Judgement: " level "\\nReason: " [^\\n]{1,240}\n'
@@ -72,7 +72,7 @@ def parse_candidates(text: str) -> list[str]:
             continue
         name = _TRAILING.sub("", match.group("name").replace("*", "").strip()).strip(" .\"'`")
         key = normalize_name(name)
-        if key and key not in seen:
+        if key and any(char.isalpha() for char in key) and key not in seen:
             seen.add(key)
             names.append(name)
     if not names:

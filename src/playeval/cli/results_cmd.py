@@ -25,7 +25,7 @@ def print_results(store: Store, run_id: str) -> None:
     several = len({r.game for r in results}) > 1
     if several:
         table.add_column("game")
-    table.add_column("model", overflow="fold")
+    table.add_column("model", no_wrap=True)
     for column in ("n", "win ±sd", "rounds ±sd", "forfeits", "invalid", "tokens", "s/match"):
         table.add_column(column, justify="right", no_wrap=True)
     for result in results:

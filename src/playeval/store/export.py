@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict
 
 from playeval.core.errors import PlayevalError
 from playeval.core.events import SCHEMA_VERSION
-from playeval.store.records import CallRow, EventRecord, MatchRecord, RunRecord
+from playeval.store.records import CallRow, EventRecord, MatchRecord, RetroRecord, RunRecord
 from playeval.store.store import Store
 
 
@@ -27,6 +27,7 @@ class ExportedMatch(BaseModel):
     match: MatchRecord
     events: tuple[EventRecord, ...]
     calls: tuple[CallRow, ...]
+    retro: tuple[RetroRecord, ...] = ()
 
 
 class ExportedRun(BaseModel):
@@ -55,6 +56,7 @@ def export_run_jsonl(store: Store, run_id: str, out: TextIO) -> int:
             **match.model_dump(mode="json"),
             "events": [record.model_dump(mode="json") for record in store.event_records(match.id)],
             "calls": [call.model_dump(mode="json") for call in store.calls(match.id)],
+            "retro": [record.model_dump(mode="json") for record in store.retro_outputs(match.id)],
         }
         _write_line(out, line)
         count += 1
@@ -78,11 +80,13 @@ def read_run_jsonl(lines: Iterable[str]) -> ExportedRun:
         elif kind == "match" and header is not None:
             events = line.pop("events")
             calls = line.pop("calls")
+            retro = line.pop("retro", [])  # exports written before the retrospective analysis have none
             matches.append(
                 ExportedMatch(
                     match=MatchRecord.model_validate(line),
                     events=tuple(EventRecord.model_validate(event) for event in events),
                     calls=tuple(CallRow.model_validate(call) for call in calls),
+                    retro=tuple(RetroRecord.model_validate(record) for record in retro),
                 )
             )
         else:
