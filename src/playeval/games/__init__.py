@@ -5,7 +5,8 @@ from typing import Any
 from playeval.core.game import Game
 from playeval.games.akinator import Akinator
 from playeval.games.bluffing import Bluffing
+from playeval.games.taboo import Taboo
 
-BUILTIN_GAMES: tuple[type[Game[Any]], ...] = (Akinator, Bluffing)
+BUILTIN_GAMES: tuple[type[Game[Any]], ...] = (Akinator, Bluffing, Taboo)
 
-__all__ = ["BUILTIN_GAMES", "Akinator", "Bluffing"]
+__all__ = ["BUILTIN_GAMES", "Akinator", "Bluffing", "Taboo"]

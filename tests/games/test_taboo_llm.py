@@ -1,0 +1,72 @@
+"""Taboo played by a small local model, through the real engine loop and llama.cpp grammars.
+
+The game is not in the built-in registry yet, so this plays a match with ``play_match`` directly. Every ask
+is grammar-constrained, so llama.cpp must accept the grammars and no reply may be rejected for its format
+(a clue may still be rejected by the rules, for writing the word).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+from collections.abc import AsyncIterator
+
+import pytest
+
+from playeval.core.events import ActionApplied, MatchEnded, ReplyRejected, SeatAssignment
+from playeval.core.game import replay
+from playeval.core.match import Action
+from playeval.engine import MemoryRecorder, play_match
+from playeval.games.taboo import CLUE_GIVER, GUESSER, LIMIT, Taboo
+from playeval.models import MissingWeights, ModelHub
+from playeval.models.catalog import LOCAL_MODELS
+from playeval.models.weights import default_model_dir, locate_weights
+from playeval.players import LLMPlayer
+
+pytestmark = pytest.mark.llm
+
+MODEL = "local/smollm2-135m"
+
+
+@pytest.fixture
+async def hub() -> AsyncIterator[ModelHub]:
+    if importlib.util.find_spec("llama_cpp") is None:
+        pytest.skip("llama-cpp-python is not installed: pip install llama-cpp-python")
+    try:
+        locate_weights(LOCAL_MODELS["smollm2-135m"].weights)
+    except MissingWeights as exc:
+        pytest.skip(str(exc))
+    hub = ModelHub(use_cache=False, model_dir=default_model_dir())
+    yield hub
+    await hub.aclose()
+
+
+async def test_small_model_plays_a_whole_game_and_makes_a_final_guess(hub: ModelHub) -> None:
+    game = Taboo()
+    model = hub.get(MODEL)
+    spec = game.new_spec(3, 2, random.Random(2))
+    recorder = MemoryRecorder()
+    match_id = recorder.create_match(spec=spec, seats=[SeatAssignment(seat=s, player_kind="llm", model=MODEL)
+                                                       for s in (GUESSER, CLUE_GIVER)])
+    players = {seat: LLMPlayer(model, seed=2) for seat in (GUESSER, CLUE_GIVER)}
+    outcome = await play_match(game, spec, players, recorder, match_id)
+    events = recorder.events[match_id]
+    assert isinstance(events[-1], MatchEnded)
+    assert not [e for e in events if isinstance(e, ReplyRejected) and e.error == "format"]
+    actions = [e.action for e in events if isinstance(e, ActionApplied)]
+    state = replay(game, spec, actions)
+    assert game.outcome(state) == outcome or outcome.status == "forfeit"
+    assert 0 <= outcome.rounds <= LIMIT
+    clues = [a.text for a in actions if a.kind == "clue"]
+    assert clues and all(0 < len(text) <= 140 and "\n" not in text for text in clues)
+
+    # the final-guess grammar, which a game between these players may not reach
+    said = game.apply(game.initial_state(spec), Action(seat=CLUE_GIVER, kind="clue", text="Yellow and curved"))
+    said = game.apply(said, Action(seat=GUESSER, kind="answer", text=f"Is it {spec.secret}?"))
+    final = game.next_ask(said)
+    assert final.kind == "final_guess"
+    reply = await players[GUESSER].act(final)
+    action = game.parse(said, final, reply.text)
+    assert action.kind == "guess" and reply.text.startswith("My guess of the word is: ")
+    ended = game.outcome(game.apply(said, action))
+    assert ended is not None and ended.status == "finished" and ended.rounds == 1
