@@ -37,7 +37,7 @@ from playeval.models import GenerationConfig, Model, ModelHub, ModelRequest, to_
 from playeval.store import MatchRecord, RetroOutputKind, RetroRecord, Store
 
 DEFAULT_MAX_RETRIES = 2
-_MAX_TOKENS: dict[str, int] = {"candidates": 200, "judgement": 120}
+_MAX_TOKENS: dict[str, int] = {"candidates": 180, "judgement": 64}
 
 
 @dataclass(frozen=True)

@@ -36,7 +36,7 @@ CANDIDATES_GRAMMAR = (
     'item ::= [1-9] [0-9]? ". " [A-Za-z] [^\\n]{0,59} "\\n"\n'
 )
 JUDGEMENT_GRAMMAR = (
-    'root ::= "Judgement: " level "\\nReason: " [^\\n]{1,240}\n'
+    'root ::= "Judgement: " level "\\nReason: " [^\\n]{1,160}\n'
     "level ::= " + " | ".join(f'"{level}"' for level in JUDGEMENT_LEVELS) + "\n"
 )
 
