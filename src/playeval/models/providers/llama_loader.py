@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ctypes
+import logging
 import os
 from pathlib import Path
 
@@ -12,6 +14,36 @@ from llama_cpp.llama_grammar import LlamaGrammar
 from playeval.models.errors import ModelError
 
 EXTRA_BUFFERS_ENV = "PLAYEVAL_LLAMA_EXTRA_BUFFERS"
+_GGML_LOG_ERROR = 3
+_LOG = logging.getLogger("playeval.llama")
+
+
+_NOT_ERRORS = (b"using full-size SWA cache",)
+"""Notes llama.cpp logs at error level although nothing is wrong (Gemma 3's cache choice, at every context)."""
+
+
+def _llama_log(level: int, text: bytes, user_data: ctypes.c_void_p) -> None:
+    """llama.cpp's log into Python logging: errors as errors, the notes above as debug, the rest dropped.
+
+    llama-cpp-python's own callback printed such notes to stderr whatever the verbosity, so lines like
+    ``llama_kv_cache_iswa: using full-size SWA cache`` landed in the middle of playeval's result lines.
+    """
+    if level != _GGML_LOG_ERROR:
+        return
+    message = text.decode("utf-8", "replace").rstrip()
+    if any(note in text for note in _NOT_ERRORS):
+        _LOG.debug("%s", message)
+    else:
+        _LOG.error("%s", message)
+
+
+_LLAMA_LOG_CALLBACK = llama_cpp.llama_log_callback(_llama_log)
+"""The C callback; a module constant, so it lives as long as llama.cpp may call it."""
+
+
+def quiet_llama_log() -> None:
+    """Route llama.cpp's log through :func:`_llama_log` (idempotent)."""
+    llama_cpp.llama_log_set(_LLAMA_LOG_CALLBACK, ctypes.c_void_p(0))
 
 
 class _LlamaWithoutExtraBuffers(Llama):
@@ -52,6 +84,7 @@ def use_extra_buffers(choice: bool | None) -> bool:
 
 def load_llama(path: Path, *, n_ctx: int, n_threads: int, seed: int, extra_buffers: bool) -> Llama:
     cls = Llama if extra_buffers else _LlamaWithoutExtraBuffers
+    quiet_llama_log()
     try:
         return cls(
             model_path=str(path),
