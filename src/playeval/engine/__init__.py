@@ -1,4 +1,4 @@
-"""The engine: one match's game-master loop, batch runs and resume."""
+"""The engine: one match's game-master loop, its step-wise form for the web, batch runs and resume."""
 
 from playeval.engine.batch import (
     BatchRunner,
@@ -13,15 +13,22 @@ from playeval.engine.batch import (
 from playeval.engine.match import play_match, state_from_events
 from playeval.engine.plan import SCRIPTED, PlannedMatch, RunConfig, plan_matches
 from playeval.engine.recorder import MemoryRecorder, Recorder
+from playeval.engine.step import MatchOver, NotYourTurn, StepResult, SubmitResult, abandon, advance, submit
 
 __all__ = [
     "SCRIPTED",
     "BatchRunner",
+    "MatchOver",
     "MemoryRecorder",
+    "NotYourTurn",
     "PlannedMatch",
     "Recorder",
     "RunConfig",
     "RunInterrupted",
+    "StepResult",
+    "SubmitResult",
+    "abandon",
+    "advance",
     "build_players",
     "create_run",
     "pending_matches",
@@ -31,4 +38,5 @@ __all__ = [
     "run_config",
     "seat_assignments",
     "state_from_events",
+    "submit",
 ]
