@@ -1,4 +1,7 @@
-"""Mock models for tests: ``mock/echo``, ``mock/garbage``, ``mock/slow``, ``mock/yes`` and scripted ones.
+"""Mock models for tests: ``mock/echo``, ``mock/garbage``, ``mock/slow``, ``mock/yes``, ``mock/player``, scripted ones.
+
+``mock/player`` plays every seat of the built-in games deterministically (``mock_player``); it waits
+``PLAYEVAL_MOCK_DELAY`` seconds per reply when that is set (default: no wait), like ``mock/slow`` does.
 
 A mock returns exactly what it is scripted to, ignoring output constraints,
 so tests can exercise the parsers' error paths. Mock replies are never
@@ -14,13 +17,14 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TypeAlias
 
 from playeval.models.errors import ModelError, UnknownModel
+from playeval.models.providers.mock_player import player_reply
 from playeval.models.types import ModelRequest, ProviderResult
 
 MockScript: TypeAlias = Callable[[ModelRequest], str] | Sequence[str]
 """A function from request to reply, or a list of replies consumed in order (never cycled)."""
 
 GARBAGE = "~~ not a move ~~"
-BUILTIN_MOCKS: tuple[str, ...] = ("echo", "garbage", "slow", "yes")
+BUILTIN_MOCKS: tuple[str, ...] = ("echo", "garbage", "player", "slow", "yes")
 _DEFAULT_DELAY_S = 0.2
 
 
@@ -89,16 +93,21 @@ class MockProvider:
             return "Yes"
         if model_name == "slow":
             await asyncio.sleep(_mock_delay())
+        if model_name == "player":
+            delay = _mock_delay(default=0.0)
+            if delay:
+                await asyncio.sleep(delay)
+            return player_reply(request)
         return _last_user_message(request)
 
     async def aclose(self) -> None:
         return None
 
 
-def _mock_delay() -> float:
+def _mock_delay(default: float = _DEFAULT_DELAY_S) -> float:
     raw = os.environ.get("PLAYEVAL_MOCK_DELAY")
     if raw is None or not raw.strip():
-        return _DEFAULT_DELAY_S
+        return default
     try:
         return max(0.0, float(raw))
     except ValueError:

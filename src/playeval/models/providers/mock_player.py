@@ -1,0 +1,127 @@
+"""``mock/player``: a deterministic mock that can hold every seat of Akinator, Taboo and Bluffing.
+
+It tells the seats apart by what the ask constrains (the allowed answers, or the grammar's protocol
+phrases) and counts turns from the conversation, so the same conversation always gets the same reply:
+
+* Akinator guesser: questions, and every fourth turn a guess from a short list (``cat`` first);
+  answerer: Yes and No in turn; asked to confirm a guess it did not recognise, No.
+* Taboo clue-giver: general clues that name nothing (a clue the rules refuse is replaced by the next one);
+  guesser: a neutral answer to the first two clues, and ``My guess of the word is: dog`` to the third.
+* Bluffing questioner: two questions, then ``I believe your statement is: True``; bluffer: short answers.
+* The retrospective analysis: a fixed candidate list, an "Unknown" judgement, Yes/No splits.
+"""
+
+from __future__ import annotations
+
+import re
+
+from playeval.models.types import ModelRequest
+
+GUESSES: tuple[str, ...] = ("cat", "dog", "chair", "lamp", "apple")
+QUESTIONS: tuple[str, ...] = (
+    "Is it alive?",
+    "Is it bigger than a shoebox?",
+    "Would you find it in a kitchen?",
+    "Can you hold it in one hand?",
+    "Is it made mostly of metal?",
+)
+CLUES: tuple[str, ...] = (
+    "Most people have heard of this one.",
+    "Children often learn its name early.",
+    "Think about where you would usually come across it.",
+    "You may have seen it in a picture book.",
+    "People talk about it more often than you would expect.",
+)
+TABOO_ANSWERS: tuple[str, ...] = ("That could be a few things; tell me more.", "Hmm, I am narrowing it down.")
+TABOO_GUESS = "dog"
+BLUFF_QUESTIONS: tuple[str, ...] = ("When did this happen?", "Who else was there?")
+BLUFF_ANSWERS: tuple[str, ...] = (
+    "It was a few summers ago.",
+    "A couple of friends were with me.",
+    "I remember it well because it took most of a day.",
+    "Nobody expected it, least of all me.",
+    "I would do it again if I had the chance.",
+)
+RETRO_CANDIDATES: tuple[str, ...] = ("dog", "cat", "chair", "lamp", "apple")
+
+_NUMBERED = re.compile(r"Question (\d+): ")
+_RETRY_NOTE = "Your reply was not accepted"
+
+
+def _grammar(request: ModelRequest) -> str:
+    constraint = request.constraint
+    return constraint.grammar or "" if constraint is not None else ""
+
+
+def _number(grammar: str) -> int:
+    found = _NUMBERED.search(grammar)
+    return int(found.group(1)) if found else 1
+
+
+def _users(request: ModelRequest) -> int:
+    return sum(1 for message in request.messages if message.role == "user"
+               and not message.content.startswith(_RETRY_NOTE))
+
+
+def _answer(request: ModelRequest, choices: tuple[str, ...]) -> str:
+    if set(choices) == {"Yes", "No"}:  # a guess to confirm; the rules already confirm a right one
+        return "No"
+    question = request.messages[-1].content if request.messages else ""
+    number = _NUMBERED.match(question)
+    turn = int(number.group(1)) if number else 1
+    return choices[0] if turn % 2 else choices[1]
+
+
+def _akinator_guesser(grammar: str) -> str:
+    number = _number(grammar)
+    if number % 4 == 0:
+        return f"This is a guess -- are you thinking of {GUESSES[(number // 4 - 1) % len(GUESSES)]}?"
+    return f"Question {number}: {QUESTIONS[(number - 1 - number // 4) % len(QUESTIONS)]}"
+
+
+def _taboo_guesser(request: ModelRequest, grammar: str) -> str:
+    if not grammar.startswith("root ::= line"):  # the one guess left after saying the word
+        return f"My guess of the word is: {TABOO_GUESS}"
+    clues = _users(request)
+    if clues >= 3:
+        return f"My guess of the word is: {TABOO_GUESS}"
+    return TABOO_ANSWERS[(clues - 1) % len(TABOO_ANSWERS)]
+
+
+def _bluffing_questioner(grammar: str) -> str:
+    number = _number(grammar)
+    if "Question" not in grammar or number > len(BLUFF_QUESTIONS):
+        return "I believe your statement is: True"
+    return f"Question {number}: {BLUFF_QUESTIONS[number - 1]}"
+
+
+def _split(request: ModelRequest) -> str:
+    last = request.messages[-1].content if request.messages else ""
+    count = sum(1 for line in last.splitlines() if line[:1].isdigit())
+    return "".join(f"{n}. {'Yes' if n % 2 else 'No'}\n" for n in range(1, count + 1))
+
+
+def player_reply(request: ModelRequest) -> str:
+    """The reply of ``mock/player`` to ``request``; the same request always gets the same reply."""
+    constraint = request.constraint
+    if constraint is not None and constraint.choices:
+        return _answer(request, constraint.choices)
+    grammar = _grammar(request)
+    if grammar.startswith("root ::= item{"):
+        return "".join(f"{n}. {name}\n" for n, name in enumerate(RETRO_CANDIDATES, start=1))
+    if "Judgement" in grammar:
+        return "Judgement: Unknown\nReason: the answers so far fit either way."
+    if "answer ::= \"Yes\" | \"No\"" in grammar:
+        return _split(request)
+    if "This is a guess" in grammar:
+        return _akinator_guesser(grammar)
+    if "I believe your statement is" in grammar:
+        return _bluffing_questioner(grammar)
+    if "My guess of the word is" in grammar:
+        return _taboo_guesser(request, grammar)
+    if "{0," in grammar:  # a Taboo clue: one short line
+        said = sum(1 for message in request.messages if message.role == "assistant")  # clues and refused ones
+        return CLUES[said % len(CLUES)]
+    # the Bluffing answer, or anything else asked in free text
+    questions = sum(1 for message in request.messages if message.role == "user")
+    return BLUFF_ANSWERS[(questions - 1) % len(BLUFF_ANSWERS)]
