@@ -7,40 +7,14 @@ install them -- except under CI (``CI=true``), where they fail instead.
 
 from __future__ import annotations
 
-import importlib.util
-import os
 import secrets
 from collections.abc import Iterator
 from pathlib import Path
-from typing import NoReturn
 
 import pytest
-from pg import INSTALL_HINT, PgServer, PgUnavailable, find_pg_bin, start_server
+from pg_server import PgServer
 
 from playeval.store import Store
-
-
-def _unavailable(message: str) -> NoReturn:
-    if os.environ.get("CI") == "true":
-        pytest.fail(f"{message} (CI=true: PostgreSQL tests must not be skipped)", pytrace=False)
-    pytest.skip(message)
-
-
-@pytest.fixture(scope="session")
-def postgres_server() -> Iterator[PgServer]:
-    if importlib.util.find_spec("psycopg") is None:
-        _unavailable("psycopg is not installed; pip install 'psycopg[binary]'")
-    bin_dir = find_pg_bin()
-    if bin_dir is None:
-        _unavailable(f"PostgreSQL server binaries (initdb, pg_ctl) not found; {INSTALL_HINT}")
-    try:
-        server = start_server(bin_dir)
-    except PgUnavailable as exc:
-        _unavailable(str(exc))
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 @pytest.fixture(scope="session")
