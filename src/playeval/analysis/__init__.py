@@ -25,6 +25,7 @@ from playeval.analysis.retro_metrics import (
     match_retros,
     metric_specs,
     recall_by_round,
+    score_retro,
     summarize_procedural,
 )
 
@@ -60,6 +61,7 @@ __all__ = [
     "rbo_permutation_test",
     "recall_by_round",
     "run_rankings",
+    "score_retro",
     "summarize",
     "summarize_procedural",
 ]

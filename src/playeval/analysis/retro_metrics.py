@@ -101,11 +101,12 @@ def match_retros(store: Store, run_id: str, registry: GameRegistry) -> list[Matc
             continue
         seat = evaluated_seat(game)
         model = match.evaluated_model or next((s.model for s in match.seats if s.seat == seat and s.model), "?")
-        found.append(_score(match.id, match.game, model, match.spec.secret or "", outputs))
+        found.append(score_retro(match.id, match.game, model, match.spec.secret or "", outputs))
     return found
 
 
-def _score(match_id: str, game: str, model: str, secret: str, records: Sequence[RetroRecord]) -> MatchRetro:
+def score_retro(match_id: str, game: str, model: str, secret: str, records: Sequence[RetroRecord]) -> MatchRetro:
+    """One match's stored retrospective outputs, scored by the ``procedural`` functions."""
     failed = sum(1 for r in records if r.error is not None)
     candidates = sorted((r for r in records if r.kind == "candidates"), key=lambda r: r.round)
     judgements = sorted((r for r in records if r.kind == "judgement"), key=lambda r: r.round)

@@ -1,9 +1,9 @@
-"""Storage: runs, matches, event logs and model calls, in SQLite or PostgreSQL.
+"""Storage: runs, matches, event logs, model calls and the arena's records, in SQLite or PostgreSQL.
 
 Open with ``Store.open(url)``; the schema is created or migrated on open.
 """
 
-from playeval.store.errors import DuplicateMatch, DuplicateRetro, MatchClosed, SchemaTooNew
+from playeval.store.errors import DuplicateMatch, DuplicateRetro, DuplicateSurvey, LogMoved, MatchClosed, SchemaTooNew
 from playeval.store.export import ExportedMatch, ExportedRun, export_run_jsonl, read_run_jsonl
 from playeval.store.location import default_db_url
 from playeval.store.records import (
@@ -15,6 +15,9 @@ from playeval.store.records import (
     RetroRecord,
     RunRecord,
     RunStatus,
+    SurveyRecord,
+    WebMatchRecord,
+    WebMode,
 )
 from playeval.store.store import Store
 
@@ -22,9 +25,11 @@ __all__ = [
     "CallRow",
     "DuplicateMatch",
     "DuplicateRetro",
+    "DuplicateSurvey",
     "EventRecord",
     "ExportedMatch",
     "ExportedRun",
+    "LogMoved",
     "MatchClosed",
     "MatchRecord",
     "MatchStatus",
@@ -34,6 +39,9 @@ __all__ = [
     "RunStatus",
     "SchemaTooNew",
     "Store",
+    "SurveyRecord",
+    "WebMatchRecord",
+    "WebMode",
     "default_db_url",
     "export_run_jsonl",
     "read_run_jsonl",

@@ -39,3 +39,21 @@ class DuplicateRetro(PlayevalError):
         self.match_id = match_id
         self.round = round_
         self.kind = kind
+
+
+class LogMoved(PlayevalError):
+    """A conditional append found the log longer than its writer last saw: another writer got there first."""
+
+    def __init__(self, match_id: str, expected_seq: int, found_seq: int) -> None:
+        super().__init__(f"match {match_id!r}: expected the log to end at seq {expected_seq}, found {found_seq}")
+        self.match_id = match_id
+        self.expected_seq = expected_seq
+        self.found_seq = found_seq
+
+
+class DuplicateSurvey(PlayevalError):
+    """A match's survey is already stored; a survey is given once."""
+
+    def __init__(self, match_id: str) -> None:
+        super().__init__(f"match {match_id!r} already has a survey")
+        self.match_id = match_id

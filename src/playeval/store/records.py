@@ -95,3 +95,33 @@ class RetroRecord(BaseModel):
     error: str | None
     call_ids: tuple[int, ...]
     created_at: datetime
+
+
+WebMode = Literal["play", "watch"]
+
+
+class WebMatchRecord(BaseModel):
+    """The arena's facts about a match: its mode, the person's seat, the token hash and the model-move lease."""
+
+    model_config = ConfigDict(frozen=True)
+
+    match_id: str
+    mode: WebMode
+    human_seat: str | None
+    token_sha256: str | None
+    anonymous: bool
+    created_at: datetime
+    lease_owner: str | None
+    lease_until: datetime | None
+
+
+class SurveyRecord(BaseModel):
+    """A person's answers (1-5 each) to the three questions after a match."""
+
+    model_config = ConfigDict(frozen=True)
+
+    match_id: str
+    enjoyment: int
+    satisfaction: int
+    frequency: int
+    created_at: datetime

@@ -199,3 +199,46 @@ class RetroOutputRow(Base):
     error: Mapped[str | None] = mapped_column(Text)
     call_ids: Mapped[list[int]] = mapped_column(json_type())
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+
+WEB_MODES: tuple[str, ...] = ("play", "watch")
+
+
+class WebMatchRow(Base):
+    """A match played in the web arena: who may move it, and which process is moving its model seat now.
+
+    ``token_sha256`` is the SHA-256 (hex) of the browser's token; the token itself is never stored.
+    ``lease_owner``/``lease_until`` say which server process runs the model's move, until when.
+    """
+
+    __tablename__ = "web_matches"
+    __table_args__ = (
+        CheckConstraint("mode IN ('play', 'watch')", name="mode"),
+        Index("ix_web_matches_created_at", "created_at"),
+    )
+
+    match_id: Mapped[str] = mapped_column(String(16), ForeignKey("matches.id"), primary_key=True)
+    mode: Mapped[str] = mapped_column(String(8))
+    human_seat: Mapped[str | None] = mapped_column(String(64))
+    token_sha256: Mapped[str | None] = mapped_column(String(64))
+    anonymous: Mapped[bool] = mapped_column(Boolean)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    lease_owner: Mapped[str | None] = mapped_column(String(128))
+    lease_until: Mapped[datetime | None] = mapped_column(UTCDateTime())
+
+
+class SurveyRow(Base):
+    """The optional three-question survey a person answers after a match (each answer 1-5)."""
+
+    __tablename__ = "surveys"
+    __table_args__ = (
+        CheckConstraint("enjoyment BETWEEN 1 AND 5", name="enjoyment"),
+        CheckConstraint("satisfaction BETWEEN 1 AND 5", name="satisfaction"),
+        CheckConstraint("frequency BETWEEN 1 AND 5", name="frequency"),
+    )
+
+    match_id: Mapped[str] = mapped_column(String(16), ForeignKey("matches.id"), primary_key=True)
+    enjoyment: Mapped[int] = mapped_column(Integer)
+    satisfaction: Mapped[int] = mapped_column(Integer)
+    frequency: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())

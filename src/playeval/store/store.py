@@ -12,12 +12,12 @@ from __future__ import annotations
 import secrets
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from types import TracebackType
 from typing import Any, Self, get_args
 
 from pydantic import TypeAdapter
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import func, insert, or_, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
@@ -28,7 +28,7 @@ from playeval.core.events import SCHEMA_VERSION, Event, MatchEnded, MatchStarted
 from playeval.core.match import MatchSpec, Outcome
 from playeval.store.convert import call_row, event_record, match_record, run_record
 from playeval.store.engine import create_store_engine, writer
-from playeval.store.errors import DuplicateMatch, DuplicateRetro, MatchClosed
+from playeval.store.errors import DuplicateMatch, DuplicateRetro, DuplicateSurvey, LogMoved, MatchClosed
 from playeval.store.location import default_db_url
 from playeval.store.migrate import upgrade_schema
 from playeval.store.records import (
@@ -39,8 +39,20 @@ from playeval.store.records import (
     RetroRecord,
     RunRecord,
     RunStatus,
+    SurveyRecord,
+    WebMatchRecord,
+    WebMode,
 )
-from playeval.store.schema import EventRow, MatchRow, ModelCallRow, RetroOutputRow, RunRow, SeatRow
+from playeval.store.schema import (
+    EventRow,
+    MatchRow,
+    ModelCallRow,
+    RetroOutputRow,
+    RunRow,
+    SeatRow,
+    SurveyRow,
+    WebMatchRow,
+)
 
 RUN_ID_BYTES = 6
 MATCH_ID_BYTES = 8
@@ -221,9 +233,11 @@ class Store:
         )
         session.add(_event_row(match_id, 1, MatchStarted(spec=spec, seats=seats), now))
 
-    def append_event(self, match_id: str, event: Event) -> int:
+    def append_event(self, match_id: str, event: Event, *, after_seq: int | None = None) -> int:
         """Append ``event`` to a running match's log; returns its seq (1 is ``MatchStarted``).
 
+        With ``after_seq`` the append is conditional: it raises :class:`LogMoved` (writing nothing) unless the
+        log still ends at ``after_seq``, so two writers that read the same log cannot both extend it.
         This is the engine's hot path, so it uses plain statements, not ORM objects.
         """
         if isinstance(event, (MatchStarted, MatchEnded)):
@@ -231,19 +245,46 @@ class Store:
         with self._write() as session:
             _require_running(session, match_id)
             seq = _next_seq(session, match_id)
+            _check_tail(match_id, seq, after_seq)
             session.execute(insert(EventRow), [_event_values(match_id, seq, event, _now())])
         return seq
 
-    def finish_match(self, match_id: str, outcome: Outcome) -> None:
-        """End a match: append ``MatchEnded`` and set the row's status, outcome and end time together."""
+    def finish_match(self, match_id: str, outcome: Outcome, *, after_seq: int | None = None) -> None:
+        """End a match: append ``MatchEnded`` and set the row's status, outcome and end time together.
+
+        ``after_seq`` makes it conditional, as for :meth:`append_event`.
+        """
         with self._write() as session:
             match = _get_open_match(session, match_id)
             seq = _next_seq(session, match_id)
+            _check_tail(match_id, seq, after_seq)
             now = _now()
             session.add(_event_row(match_id, seq, MatchEnded(outcome=outcome), now))
             match.status = "finished"
             match.outcome = outcome.model_dump(mode="json")
             match.ended_at = now
+
+    def last_seq(self, match_id: str) -> int:
+        """The seq of a match's last event (cheap: what a live view polls)."""
+        with self._read() as session:
+            seq = session.scalar(select(func.max(EventRow.seq)).where(EventRow.match_id == match_id))
+            if seq is None:
+                _get_match(session, match_id)
+                return 0
+            return int(seq)
+
+    def list_matches(self, *, status: str | None = None) -> list[MatchRecord]:
+        """Every match (of runs and of the arena), oldest first; only those with ``status`` if given."""
+        with self._read() as session:
+            query = select(MatchRow).order_by(MatchRow.created_at, MatchRow.id)
+            if status is not None:
+                query = query.where(MatchRow.status == status)
+            rows = session.scalars(query).all()
+            seats: dict[str, list[SeatRow]] = {row.id: [] for row in rows}
+            for seat in session.scalars(select(SeatRow)):
+                if seat.match_id in seats:
+                    seats[seat.match_id].append(seat)
+            return [match_record(row, seats[row.id]) for row in rows]
 
     def get_match(self, match_id: str) -> MatchRecord:
         with self._read() as session:
@@ -342,6 +383,16 @@ class Store:
         except IntegrityError as err:
             raise DuplicateRetro(match_id, round_, kind) from err
 
+    def all_retro_outputs(self) -> dict[str, list[RetroRecord]]:
+        """Every stored retrospective output, by match id (each match's by kind then round)."""
+        found: dict[str, list[RetroRecord]] = {}
+        with self._read() as session:
+            rows = session.scalars(select(RetroOutputRow).order_by(RetroOutputRow.match_id, RetroOutputRow.kind,
+                                                                   RetroOutputRow.round))
+            for row in rows:
+                found.setdefault(row.match_id, []).append(_retro_record(row))
+        return found
+
     def retro_outputs(self, match_id: str) -> list[RetroRecord]:
         """A match's retrospective outputs, by kind then round."""
         with self._read() as session:
@@ -351,6 +402,141 @@ class Store:
                 .order_by(RetroOutputRow.kind, RetroOutputRow.round)
             )
             return [_retro_record(row) for row in rows]
+
+
+    # -- the web arena ----------------------------------------------------------
+
+    def create_web_match(self, *, spec: MatchSpec, seats: Sequence[SeatAssignment], mode: WebMode,
+                         human_seat: str | None, token_sha256: str | None, anonymous: bool) -> str:
+        """Store an arena match: the match, its seats, its ``MatchStarted`` event and its web row, all or nothing."""
+        if mode not in ("play", "watch"):
+            raise ValueError(f"unknown arena mode {mode!r}; expected 'play' or 'watch'")
+        seat_tuple = tuple(seats)
+        names = [seat.seat for seat in seat_tuple]
+        if len(set(names)) != len(names):
+            raise ValueError(f"seat names must be unique, got {names}")
+        if human_seat is not None and human_seat not in names:
+            raise ValueError(f"the person's seat {human_seat!r} is not one of {names}")
+        match_id = secrets.token_hex(MATCH_ID_BYTES)
+        with self._write() as session:
+            self._insert_match(session, match_id, spec, seat_tuple, None, None, None)
+            session.flush()
+            session.add(WebMatchRow(match_id=match_id, mode=mode, human_seat=human_seat, token_sha256=token_sha256,
+                                    anonymous=anonymous, created_at=_now(), lease_owner=None, lease_until=None))
+        return match_id
+
+    def get_web_match(self, match_id: str) -> WebMatchRecord:
+        """The arena row of a match; :class:`NotFoundError` when the match was not played in the arena."""
+        with self._read() as session:
+            row = session.get(WebMatchRow, match_id)
+            if row is None:
+                raise NotFoundError(f"no arena match with id {match_id!r}")
+            return _web_record(row)
+
+    def web_matches(self, *, mode: WebMode | None = None, status: str | None = None,
+                    limit: int | None = None) -> list[tuple[WebMatchRecord, MatchRecord]]:
+        """Arena matches, newest first, with their match records; filtered by mode and match status."""
+        with self._read() as session:
+            query = (select(WebMatchRow, MatchRow).join(MatchRow, MatchRow.id == WebMatchRow.match_id)
+                     .order_by(WebMatchRow.created_at.desc(), WebMatchRow.match_id))
+            if mode is not None:
+                query = query.where(WebMatchRow.mode == mode)
+            if status is not None:
+                query = query.where(MatchRow.status == status)
+            if limit is not None:
+                query = query.limit(limit)
+            pairs = [(web, match) for web, match in session.execute(query)]
+            ids = [web.match_id for web, _ in pairs]
+            seats: dict[str, list[SeatRow]] = {match_id: [] for match_id in ids}
+            if ids:
+                for seat in session.scalars(select(SeatRow).where(SeatRow.match_id.in_(ids))):
+                    seats[seat.match_id].append(seat)
+            return [(_web_record(web), match_record(match, seats[match.id])) for web, match in pairs]
+
+    def take_lease(self, match_id: str, owner: str, seconds: float) -> bool:
+        """Take the right to move an arena match's model seat for ``seconds``, if nobody else holds it.
+
+        One conditional UPDATE: it succeeds when the lease is free, expired, or already ``owner``'s, so two
+        processes asking at once cannot both get it. Returns whether ``owner`` now holds the lease.
+        """
+        now = _now()
+        with self._write() as session:
+            result = session.execute(
+                update(WebMatchRow)
+                .where(WebMatchRow.match_id == match_id,
+                       or_(WebMatchRow.lease_until.is_(None), WebMatchRow.lease_until < now,
+                           WebMatchRow.lease_owner == owner))
+                .values(lease_owner=owner, lease_until=now + timedelta(seconds=seconds))
+                .execution_options(synchronize_session=False)
+            )
+            return bool(result.rowcount == 1)  # type: ignore[attr-defined]
+
+    def renew_lease(self, match_id: str, owner: str, seconds: float) -> bool:
+        """Extend ``owner``'s lease by ``seconds`` from now; False when it is no longer ``owner``'s."""
+        now = _now()
+        with self._write() as session:
+            result = session.execute(
+                update(WebMatchRow)
+                .where(WebMatchRow.match_id == match_id, WebMatchRow.lease_owner == owner)
+                .values(lease_until=now + timedelta(seconds=seconds))
+                .execution_options(synchronize_session=False)
+            )
+            return bool(result.rowcount == 1)  # type: ignore[attr-defined]
+
+    def release_lease(self, match_id: str, owner: str) -> None:
+        """Give the lease back, if ``owner`` still holds it."""
+        with self._write() as session:
+            session.execute(
+                update(WebMatchRow)
+                .where(WebMatchRow.match_id == match_id, WebMatchRow.lease_owner == owner)
+                .values(lease_owner=None, lease_until=None)
+                .execution_options(synchronize_session=False)
+            )
+
+    def add_survey(self, match_id: str, *, enjoyment: int, satisfaction: int, frequency: int) -> SurveyRecord:
+        """Store a match's survey; :class:`DuplicateSurvey` if it already has one. Answers are 1-5."""
+        answers = {"enjoyment": enjoyment, "satisfaction": satisfaction, "frequency": frequency}
+        for name, value in answers.items():
+            if not 1 <= value <= 5:
+                raise ValueError(f"survey answer {name} must be 1 to 5, not {value}")
+        try:
+            with self._write() as session:
+                _get_match(session, match_id)
+                if session.get(SurveyRow, match_id) is not None:
+                    raise DuplicateSurvey(match_id)
+                row = SurveyRow(match_id=match_id, created_at=_now(), **answers)
+                session.add(row)
+                session.flush()
+                return _survey_record(row)
+        except IntegrityError as err:  # a concurrent writer stored one first
+            raise DuplicateSurvey(match_id) from err
+
+    def get_survey(self, match_id: str) -> SurveyRecord | None:
+        with self._read() as session:
+            row = session.get(SurveyRow, match_id)
+            return None if row is None else _survey_record(row)
+
+    def surveys(self) -> list[SurveyRecord]:
+        """Every survey, oldest first."""
+        with self._read() as session:
+            rows = session.scalars(select(SurveyRow).order_by(SurveyRow.created_at, SurveyRow.match_id))
+            return [_survey_record(row) for row in rows]
+
+
+def _web_record(row: WebMatchRow) -> WebMatchRecord:
+    return WebMatchRecord(match_id=row.match_id, mode=row.mode, human_seat=row.human_seat,  # type: ignore[arg-type]
+                          token_sha256=row.token_sha256, anonymous=row.anonymous, created_at=row.created_at,
+                          lease_owner=row.lease_owner, lease_until=row.lease_until)
+
+
+def _survey_record(row: SurveyRow) -> SurveyRecord:
+    return SurveyRecord(match_id=row.match_id, enjoyment=row.enjoyment, satisfaction=row.satisfaction,
+                        frequency=row.frequency, created_at=row.created_at)
+
+
+def _check_tail(match_id: str, next_seq: int, after_seq: int | None) -> None:
+    if after_seq is not None and next_seq != after_seq + 1:
+        raise LogMoved(match_id, after_seq, next_seq - 1)
 
 
 def _retro_record(row: RetroOutputRow) -> RetroRecord:
