@@ -1,0 +1,216 @@
+"""The arena's JSON API (prefix ``/api``): everything the pages do, for scripts too.
+
+Errors are ``{"detail": "<message>"}`` with a 4xx status. A match's token travels in its cookie or the
+``X-Match-Token`` header, never in the URL. Requests that change something and the other requests have
+separate per-client rate limits.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from fastapi import APIRouter, Depends, HTTPException, Path, Query, Request, Response
+from fastapi.responses import StreamingResponse
+
+from playeval.web.arena import MAX_SECRET_CHARS, MAX_STATEMENT_CHARS, Arena
+from playeval.web.board import ALL_GAMES, Source, leaderboard, plot_png, stats
+from playeval.web.bodies import Move, StartMatch, StartWatch, Survey
+from playeval.web.export import export_lines
+from playeval.web.present import max_chars, person_seat
+from playeval.web.ratelimit import RateLimiter, retry_after
+from playeval.web.tokens import cookie_name, request_token
+from playeval.web.views import (
+    ErrorView,
+    GameInfo,
+    GameSeatView,
+    InputView,
+    LeaderboardView,
+    LevelView,
+    MatchSummary,
+    MatchView,
+    ModelsView,
+    RejectedMove,
+    ReplayView,
+    StatsView,
+    SurveyView,
+)
+
+COOKIE_MAX_AGE_S = 30 * 24 * 3600
+ERRORS: dict[int | str, dict[str, object]] = {
+    status: {"model": ErrorView, "description": text}
+    for status, text in ((400, "the request body could not be read as JSON"),
+                         (403, "the match belongs to another browser, or cannot be moved"),
+                         (404, "no such match (or no token for a live one)"),
+                         (409, "not the time for this request (not your turn, outdated view, match over)"),
+                         (413, "the request body is too large"),
+                         (422, "a field is missing, malformed, too long or not allowed"),
+                         (429, "too many requests; see Retry-After"))
+}
+MatchId = Annotated[str, Path(min_length=1, max_length=64, description="the match's id")]
+
+
+def _arena(request: Request) -> Arena:
+    arena: Arena = request.app.state.arena
+    return arena
+
+
+def _client(request: Request) -> str:
+    return request.client.host if request.client is not None else "unknown"
+
+
+def _limit(request: Request, kind: str) -> None:
+    limiter: RateLimiter | None = request.app.state.limits.get(kind)
+    if limiter is None:
+        return
+    wait = limiter.take(_client(request))
+    if wait > 0:
+        raise HTTPException(status_code=429, detail=f"too many requests; try again in {retry_after(wait)} s",
+                            headers={"Retry-After": retry_after(wait)})
+
+
+def limit_writes(request: Request) -> None:
+    _limit(request, "writes")
+
+
+def limit_reads(request: Request) -> None:
+    _limit(request, "reads")
+
+
+router = APIRouter(prefix="/api", responses=ERRORS)
+reads = [Depends(limit_reads)]
+writes = [Depends(limit_writes)]
+
+
+@router.get("/games", dependencies=reads)
+def games(request: Request) -> list[GameInfo]:
+    """The games, their levels and seats, and what a person provides to start one."""
+    found: list[GameInfo] = []
+    for game in _arena(request).registry:
+        inputs = [InputView(key=item.key, prompt=item.prompt, hidden=item.hidden,
+                            choices=list(item.choices) if item.choices else None,
+                            max_chars=MAX_SECRET_CHARS if item.key == "secret" else MAX_STATEMENT_CHARS)
+                  for item in game.person_inputs]
+        found.append(GameInfo(
+            id=game.id, title=game.title,
+            levels=[LevelView(level=info.level, description=info.description) for info in game.levels],
+            person_seat=person_seat(game), person_inputs=inputs,
+            max_clue_chars=max_chars(game.id, "clue"),
+            seats=[GameSeatView(seat=seat.name, role=seat.role, evaluated=seat.evaluated) for seat in game.seats],
+        ))
+    return found
+
+
+@router.get("/models", dependencies=reads)
+def models(request: Request) -> ModelsView:
+    """The models a person can meet here; one is drawn at random unless the person picks one."""
+    settings = _arena(request).settings
+    return ModelsView(models=list(settings.models), default=settings.default_model)
+
+
+@router.post("/matches", status_code=201, dependencies=writes)
+async def start_match(body: StartMatch, request: Request, response: Response) -> MatchView:
+    """Start a match against a model. The response carries the match's token once, and sets its cookie."""
+    arena = _arena(request)
+    view, token = await arena.start_play(body)
+    response.set_cookie(cookie_name(view.id), token, max_age=COOKIE_MAX_AGE_S, path="/", httponly=True,
+                        samesite="strict", secure=arena.settings.secure_cookies)
+    response.headers["Location"] = f"/api/matches/{view.id}"
+    return view
+
+
+@router.get("/matches", dependencies=reads)
+def list_matches(request: Request,
+                 mode: Literal["play", "watch"] | None = None,
+                 status: Literal["live", "finished"] | None = None,
+                 game: Annotated[str | None, Query(max_length=40)] = None,
+                 limit: Annotated[int, Query(ge=1, le=500)] = 20) -> list[MatchSummary]:
+    """Public matches, newest first: watched ones and finished ones (a live played match is private)."""
+    arena = _arena(request)
+    if game is not None:
+        arena.game(game)
+    return arena.summaries(mode=mode, status=status, game=game, limit=min(limit, arena.settings.list_limit))
+
+
+@router.get("/matches/{match_id}", dependencies=reads)
+async def get_match(match_id: MatchId, request: Request) -> MatchView:
+    """A match as its viewer may see it (its owner's token for a live played match)."""
+    return _arena(request).view(match_id, request_token(request, match_id))
+
+
+@router.get("/matches/{match_id}/stream", dependencies=reads, response_class=StreamingResponse,
+            responses={200: {"content": {"text/event-stream": {}},
+                             "description": "`event: state` with a MatchView as data, each time the match "
+                                            "changes; ends after the finished view"}})
+async def stream_match(match_id: MatchId, request: Request) -> StreamingResponse:
+    """Server-sent events of the match's views, live."""
+    _, events = await _arena(request).stream(match_id, request_token(request, match_id), request.is_disconnected)
+    return StreamingResponse(events, media_type="text/event-stream",
+                             headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+
+@router.post("/matches/{match_id}/moves", dependencies=writes,
+             responses={422: {"model": RejectedMove, "description": "the rules refused the move; the reason"}})
+async def move(match_id: MatchId, body: Move, request: Request) -> MatchView:
+    """A person's move; the model's answer follows in the background (see the stream)."""
+    return await _arena(request).move(match_id, request_token(request, match_id), body)
+
+
+@router.post("/matches/{match_id}/abandon", dependencies=writes)
+async def abandon(match_id: MatchId, request: Request) -> MatchView:
+    """Leave a live match; it is recorded as aborted."""
+    return _arena(request).abandon(match_id, request_token(request, match_id))
+
+
+@router.post("/matches/{match_id}/survey", status_code=201, dependencies=writes)
+async def survey(match_id: MatchId, body: Survey, request: Request) -> SurveyView:
+    """The three survey answers for a finished match, once."""
+    return _arena(request).survey(match_id, request_token(request, match_id), body)
+
+
+@router.get("/matches/{match_id}/replay", dependencies=reads)
+def replay(match_id: MatchId, request: Request) -> ReplayView:
+    """A finished match (of the arena or of a batch run), or a live watched one, for its permanent page."""
+    return _arena(request).replay(match_id)
+
+
+@router.post("/watch", status_code=201, dependencies=writes)
+async def watch(body: StartWatch, request: Request) -> MatchView:
+    """Start a model-vs-model match that anyone may watch."""
+    return await _arena(request).start_watch(body)
+
+
+def _board_game(request: Request, game: str) -> str:
+    if game != ALL_GAMES:
+        _arena(request).game(game)
+    return game
+
+
+@router.get("/leaderboard", dependencies=reads)
+def get_leaderboard(request: Request, game: Annotated[str, Query(max_length=40)] = ALL_GAMES,
+                    source: Source = "all") -> LeaderboardView:
+    """Per model: matches, win rate with a Wilson 95% interval, rounds, forfeits, procedural metrics; and people."""
+    arena = _arena(request)
+    return leaderboard(arena.store, arena.registry, game=_board_game(request, game), source=source)
+
+
+@router.get("/leaderboard/plot.png", dependencies=reads, response_class=Response,
+            responses={200: {"content": {"image/png": {}}, "description": "win rates with their intervals"}})
+def leaderboard_plot(request: Request, game: Annotated[str, Query(max_length=40)] = ALL_GAMES,
+                     source: Source = "all") -> Response:
+    arena = _arena(request)
+    board = leaderboard(arena.store, arena.registry, game=_board_game(request, game), source=source)
+    return Response(plot_png(board), media_type="image/png", headers={"Cache-Control": "no-store"})
+
+
+@router.get("/stats", dependencies=reads)
+def get_stats(request: Request) -> StatsView:
+    """Sessions people played: how many ended with an outcome; the survey answers."""
+    return stats(_arena(request).store)
+
+
+@router.get("/export.jsonl", dependencies=reads, response_class=StreamingResponse,
+            responses={200: {"content": {"application/jsonl": {}}, "description": "one finished match per line"}})
+def export(request: Request, source: Source = "all") -> StreamingResponse:
+    """Finished matches as JSON lines, without anything about the people who played them."""
+    return StreamingResponse(export_lines(_arena(request).store, source), media_type="application/jsonl",
+                             headers={"Content-Disposition": 'attachment; filename="playeval-arena.jsonl"'})

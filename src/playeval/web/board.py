@@ -1,0 +1,230 @@
+"""The leaderboard and the statistics page, computed from the store on each request, and their plot.
+
+Leaderboard rows are per model and game (or all games): the matches where the model held the game's
+evaluated seat, scored like the batch reports (``analysis.summarize``: forfeits are losses, aborted
+matches and the opponent's forfeits are left out of the win rate), with a Wilson 95% interval on the win
+rate and the procedural metrics of the matches that have retrospective outputs. People's rows are the
+same numbers for the seats people held. ``source``: ``live`` is every match outside a batch run (the
+arena and the terminal), ``batch`` the matches of runs, ``all`` both.
+
+Statistics are about the sessions people played in the arena: a session is useful when it ended with an
+outcome (not abandoned); the surveys' answers are counted per question and value.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Literal
+
+from playeval.analysis import MatchRetro, MatchRow, score_retro, summarize, summarize_procedural
+from playeval.core.game import Game, evaluated_seat
+from playeval.core.match import Outcome
+from playeval.core.registry import GameRegistry
+from playeval.store import MatchRecord, Store, SurveyRecord
+from playeval.web.views import GameStats, LeaderboardView, ModelRow, PeopleRow, StatsView
+
+Source = Literal["all", "live", "batch"]
+ALL_GAMES = "all"
+SURVEY_QUESTIONS: tuple[str, ...] = ("enjoyment", "satisfaction", "frequency")
+Z_95 = 1.959963984540054
+
+
+def wilson_interval(wins: int, n: int, z: float = Z_95) -> tuple[float | None, float | None]:
+    """The Wilson score interval of a proportion ``wins / n`` (``None``s when ``n`` is 0)."""
+    if n <= 0:
+        return None, None
+    if not 0 <= wins <= n:
+        raise ValueError(f"wins must be between 0 and n, got {wins} of {n}")
+    p = wins / n
+    z2 = z * z
+    denominator = 1 + z2 / n
+    centre = (p + z2 / (2 * n)) / denominator
+    half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / denominator
+    low = 0.0 if wins == 0 else max(0.0, min(p, centre - half))  # exact at the ends, never past p by rounding
+    high = 1.0 if wins == n else min(1.0, max(p, centre + half))
+    return low, high
+
+
+def _scored(outcome: Outcome, seat: str) -> bool:
+    """Whether a match counts in the seat's win rate: not aborted, and not won by the opponent's forfeit."""
+    if outcome.status == "aborted":
+        return False
+    return not (outcome.status == "forfeit" and outcome.forfeit_seat != seat)
+
+
+@dataclass(frozen=True)
+class _Seen:
+    """A finished match from one seat: whose it was and how it ended."""
+
+    row: MatchRow
+    human: bool
+
+
+def in_source(match: MatchRecord, source: Source) -> bool:
+    if source == "live":
+        return match.run_id is None
+    if source == "batch":
+        return match.run_id is not None
+    return True
+
+
+def _finished(store: Store, source: Source, game: str) -> list[MatchRecord]:
+    return [m for m in store.list_matches(status="finished")
+            if m.outcome is not None and in_source(m, source) and (game == ALL_GAMES or m.game == game)]
+
+
+def _seen(matches: Iterable[MatchRecord], registry: GameRegistry) -> list[_Seen]:
+    """One entry per match for its evaluated seat's model, and one per seat a person held."""
+    games: dict[str, Game[Any]] = {}
+    seen: list[_Seen] = []
+    for match in matches:
+        if match.outcome is None or match.game not in registry.ids():
+            continue
+        game = games.setdefault(match.game, registry.get(match.game))
+        target = evaluated_seat(game)
+        for assignment in match.seats:
+            human = assignment.player_kind == "human"
+            if not human and assignment.seat != target:
+                continue
+            model = "people" if human else (match.evaluated_model or assignment.model or assignment.player_kind)
+            seen.append(_Seen(MatchRow(game=match.game, level=match.level, model=model, seat=assignment.seat,
+                                       variant=assignment.prompt_variant, outcome=match.outcome, tokens=0,
+                                       seconds=0.0, match_id=match.id), human))
+    return seen
+
+
+def _retros(store: Store, matches: Sequence[MatchRecord], seen: Sequence[_Seen]) -> list[MatchRetro]:
+    outputs = store.all_retro_outputs()
+    models = {entry.row.match_id: entry.row.model for entry in seen if not entry.human}
+    return [score_retro(m.id, m.game, models[m.id], m.spec.secret or "", outputs[m.id])
+            for m in matches if m.id in outputs and m.id in models]
+
+
+def leaderboard(store: Store, registry: GameRegistry, *, game: str = ALL_GAMES,
+                source: Source = "all") -> LeaderboardView:
+    matches = _finished(store, source, game)
+    seen = _seen(matches, registry)
+    model_rows = [entry.row for entry in seen if not entry.human]
+    people_rows = [entry.row for entry in seen if entry.human]
+    procedural = {(s.game, s.model): s.values for s in summarize_procedural(_retros(store, matches, seen))}
+    if game == ALL_GAMES:
+        grouped = [replace(row, game=ALL_GAMES) for row in model_rows]
+        metrics: dict[str, dict[str, float | None]] = defaultdict(dict)
+        for (game_id, model), values in procedural.items():
+            metrics[model].update({f"{game_id}:{name}": value for name, value in values.items()})
+        rows = _model_rows(grouped, lambda _game, model: metrics.get(model, {}))
+    else:
+        rows = _model_rows(model_rows, lambda game_id, model: procedural.get((game_id, model), {}))
+    return LeaderboardView(game=game, source=source, rows=rows, people=_people_rows(people_rows))
+
+
+def _model_rows(rows: Sequence[MatchRow], metrics: Any) -> list[ModelRow]:
+    scored: dict[tuple[str, str], int] = defaultdict(int)
+    for row in rows:
+        scored[(row.game, row.model)] += _scored(row.outcome, row.seat)
+    found: list[ModelRow] = []
+    for result in summarize(rows):
+        n = scored[(result.game, result.model)]
+        low, high = wilson_interval(result.wins, n)
+        found.append(ModelRow(game=result.game, model=result.model, matches=result.matches, scored=n,
+                              wins=result.wins, win_rate=result.win_rate if n else None, ci_low=low, ci_high=high,
+                              avg_rounds=result.avg_rounds, forfeits=result.forfeits,
+                              metrics=dict(metrics(result.game, result.model))))
+    return sorted(found, key=lambda r: (r.game, -(r.win_rate or 0.0), -r.scored, r.model))
+
+
+def _people_rows(rows: Sequence[MatchRow]) -> list[PeopleRow]:
+    groups: dict[tuple[str, str], list[MatchRow]] = defaultdict(list)
+    for row in rows:
+        groups[(row.game, row.seat)].append(row)
+    found: list[PeopleRow] = []
+    for (game, seat), group in sorted(groups.items()):
+        scored = [row for row in group if _scored(row.outcome, row.seat)]
+        wins = sum(1 for row in scored if row.outcome.winner == seat)
+        played = [row.outcome.rounds for row in scored if row.outcome.status == "finished"]
+        low, high = wilson_interval(wins, len(scored))
+        found.append(PeopleRow(game=game, seat=seat, matches=len(group), scored=len(scored), wins=wins,
+                               win_rate=wins / len(scored) if scored else None, ci_low=low, ci_high=high,
+                               avg_rounds=sum(played) / len(played) if played else None,
+                               abandoned=sum(1 for row in group if row.outcome.status == "aborted")))
+    return found
+
+
+# -- statistics -----------------------------------------------------------------------------------------------
+
+
+def _useful(match: MatchRecord) -> bool:
+    return match.status == "finished" and match.outcome is not None and match.outcome.status != "aborted"
+
+
+def stats(store: Store) -> StatsView:
+    sessions = [(web, match) for web, match in store.web_matches(mode="play")]
+    by_game: dict[str, list[MatchRecord]] = defaultdict(list)
+    for _, match in sessions:
+        by_game[match.game].append(match)
+    useful = sum(1 for _, match in sessions if _useful(match))
+    return StatsView(
+        matches_started=len(sessions),
+        matches_finished=useful,
+        useful_session_rate=useful / len(sessions) if sessions else None,
+        by_game={game: _game_stats(group) for game, group in sorted(by_game.items())},
+        surveys=len(surveys := store.surveys()),
+        survey_distributions=survey_distributions(surveys),
+    )
+
+
+def _game_stats(matches: Sequence[MatchRecord]) -> GameStats:
+    useful = sum(1 for match in matches if _useful(match))
+    return GameStats(started=len(matches), finished=useful, useful_session_rate=useful / len(matches))
+
+
+def survey_distributions(surveys: Iterable[SurveyRecord]) -> dict[str, dict[str, int]]:
+    """For each question, how many surveys gave each answer 1..5 (every value present, zeros included)."""
+    counts = {question: {str(value): 0 for value in range(1, 6)} for question in SURVEY_QUESTIONS}
+    for survey in surveys:
+        for question in SURVEY_QUESTIONS:
+            counts[question][str(getattr(survey, question))] += 1
+    return counts
+
+
+# -- the plot -------------------------------------------------------------------------------------------------
+
+
+def plot_png(board: LeaderboardView) -> bytes:
+    """Win rates with their Wilson 95% intervals, models then people, as a PNG."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib.figure import Figure
+
+    bars: list[tuple[str, float, float, float, str]] = []
+    for row in board.rows:
+        if row.win_rate is not None and row.ci_low is not None and row.ci_high is not None:
+            bars.append((row.model, row.win_rate, row.ci_low, row.ci_high, "#3b6ea8"))
+    for person in board.people:
+        if person.win_rate is not None and person.ci_low is not None and person.ci_high is not None:
+            bars.append((f"people as {person.seat} ({person.game})", person.win_rate, person.ci_low, person.ci_high,
+                         "#c0793a"))
+    figure = Figure(figsize=(8, max(2.5, 0.45 * len(bars) + 1.2)), dpi=100)
+    axes = figure.add_subplot()
+    if bars:
+        positions = list(range(len(bars)))
+        rates = [bar[1] * 100 for bar in bars]
+        errors = [[max(0.0, bar[1] - bar[2]) * 100 for bar in bars], [max(0.0, bar[3] - bar[1]) * 100 for bar in bars]]
+        axes.barh(positions, rates, xerr=errors, color=[bar[4] for bar in bars], capsize=4)
+        axes.set_yticks(positions, [bar[0] for bar in bars])
+        axes.invert_yaxis()
+        axes.set_xlim(0, 100)
+        axes.set_xlabel("win rate (%), with Wilson 95% interval")
+    else:
+        axes.text(0.5, 0.5, "no finished matches yet", ha="center", va="center", transform=axes.transAxes)
+        axes.set_axis_off()
+    axes.set_title(f"{board.game} - {board.source} matches")
+    figure.tight_layout()
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png")
+    return buffer.getvalue()

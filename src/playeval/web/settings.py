@@ -1,0 +1,86 @@
+"""The arena's settings: one frozen pydantic model, built by the caller or read from the environment."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from playeval.models import DEFAULT_MODEL
+
+ENV_DB = "PLAYEVAL_DB"
+ENV_MODELS = "PLAYEVAL_ARENA_MODELS"
+ENV_NO_CACHE = "PLAYEVAL_ARENA_NO_CACHE"
+
+
+class RateLimit(BaseModel):
+    """A token bucket: ``burst`` requests at once, refilled at ``per_minute`` a minute."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    per_minute: float = Field(gt=0)
+    burst: int = Field(ge=1)
+
+
+class ArenaSettings(BaseModel):
+    """Everything the arena needs to start.
+
+    ``db``: database URL (``None``: the default SQLite file). ``models``: the models a person can meet; an
+    opponent is drawn from them unless the person picks one. ``writes``/``reads``: per-client rate limits
+    for requests that change something (start, move, abandon, survey, watch) and for the rest of ``/api``;
+    ``None`` turns a limit off. ``lease_s``: how long a process may hold a match's model move before another
+    may take it over (renewed while the model thinks). ``max_live_watches``: model-vs-model matches that may
+    run at once.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    db: str | None = None
+    models: tuple[str, ...] = (DEFAULT_MODEL,)
+    use_cache: bool = True
+    cache_path: Path | None = None
+    temperature: float = Field(default=0.0, ge=0.0, le=2.0)
+    max_body_bytes: int = Field(default=16 * 1024, ge=256)
+    writes: RateLimit | None = RateLimit(per_minute=60, burst=20)
+    reads: RateLimit | None = RateLimit(per_minute=1200, burst=200)
+    lease_s: float = Field(default=30.0, gt=0)
+    poll_s: float = Field(default=0.3, gt=0)
+    heartbeat_s: float = Field(default=15.0, gt=0)
+    stream_max_s: float = Field(default=3600.0, gt=0)
+    max_live_watches: int = Field(default=4, ge=1)
+    list_limit: int = Field(default=50, ge=1, le=500)
+    secure_cookies: bool = False
+
+    @field_validator("models")
+    @classmethod
+    def _models(cls, models: tuple[str, ...]) -> tuple[str, ...]:
+        cleaned = tuple(dict.fromkeys(model.strip() for model in models if model.strip()))
+        if not cleaned:
+            raise ValueError("the arena needs at least one model")
+        return cleaned
+
+    @model_validator(mode="after")
+    def _timing(self) -> ArenaSettings:
+        if self.poll_s >= self.lease_s:
+            raise ValueError("poll_s must be shorter than lease_s")
+        return self
+
+    @property
+    def default_model(self) -> str:
+        return self.models[0]
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> ArenaSettings:
+        """Settings from ``PLAYEVAL_DB``, ``PLAYEVAL_ARENA_MODELS`` (comma-separated) and
+        ``PLAYEVAL_ARENA_NO_CACHE`` (``1`` turns the response cache off); the rest keep their defaults."""
+        env = os.environ if environ is None else environ
+        values: dict[str, object] = {}
+        if env.get(ENV_DB, "").strip():
+            values["db"] = env[ENV_DB].strip()
+        if env.get(ENV_MODELS, "").strip():
+            values["models"] = tuple(part for part in env[ENV_MODELS].split(","))
+        if env.get(ENV_NO_CACHE, "").strip() in {"1", "true", "yes"}:
+            values["use_cache"] = False
+        return cls.model_validate(values)

@@ -1,0 +1,133 @@
+/* Shared helpers for the arena's pages. No framework, no build step: every page script uses
+   window.Arena. Data from the server is only ever inserted as text (textContent), never as HTML. */
+"use strict";
+
+(function () {
+  /** Create an element; `props` may hold className, text, attrs (object) and dataset (object). */
+  function el(tag, props, children) {
+    const node = document.createElement(tag);
+    const p = props || {};
+    if (p.className) node.className = p.className;
+    if (p.text !== undefined && p.text !== null) node.textContent = String(p.text);
+    if (p.attrs) {
+      for (const [key, value] of Object.entries(p.attrs)) {
+        if (value === false || value === null || value === undefined) continue;
+        node.setAttribute(key, value === true ? "" : String(value));
+      }
+    }
+    if (p.dataset) {
+      for (const [key, value] of Object.entries(p.dataset)) node.dataset[key] = String(value);
+    }
+    for (const child of children || []) {
+      if (child === null || child === undefined || child === false) continue;
+      node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+    }
+    return node;
+  }
+
+  function clear(node) {
+    while (node.firstChild) node.removeChild(node.firstChild);
+  }
+
+  function show(node, visible) {
+    node.hidden = !visible;
+  }
+
+  /** The message of an API error body: FastAPI's {"detail": "..."} or its validation list. */
+  function detailOf(data, status) {
+    if (data && typeof data.detail === "string") return data.detail;
+    if (data && Array.isArray(data.detail) && data.detail.length) {
+      return data.detail
+        .map((item) => {
+          const where = Array.isArray(item.loc) ? item.loc.filter((p) => p !== "body").join(".") : "";
+          return where ? `${where}: ${item.msg}` : String(item.msg);
+        })
+        .join("; ");
+    }
+    if (status === 429) return "Too many requests. Please wait a moment and try again.";
+    if (status >= 500) return "The server ran into a problem. Please try again.";
+    return `The request failed (HTTP ${status}).`;
+  }
+
+  /** Call the JSON API. Resolves to {ok, status, data, error}; never rejects. */
+  async function api(method, path, body) {
+    const init = { method, headers: { Accept: "application/json" }, credentials: "same-origin" };
+    if (body !== undefined) {
+      init.headers["Content-Type"] = "application/json";
+      init.body = JSON.stringify(body);
+    }
+    let response;
+    try {
+      response = await fetch(path, init);
+    } catch (err) {
+      return { ok: false, status: 0, data: null, error: "Could not reach the server. Check your connection." };
+    }
+    let data = null;
+    const type = response.headers.get("Content-Type") || "";
+    if (type.includes("json")) {
+      try {
+        data = await response.json();
+      } catch (err) {
+        data = null;
+      }
+    }
+    return {
+      ok: response.ok,
+      status: response.status,
+      data,
+      error: response.ok ? null : detailOf(data, response.status),
+    };
+  }
+
+  /** Fill a <select> with the configured models after its first (random) option. */
+  async function fillModels(select, selected) {
+    const result = await api("GET", "/api/models");
+    if (!result.ok || !result.data || !Array.isArray(result.data.models)) return [];
+    for (const address of result.data.models) {
+      select.append(el("option", { text: address, attrs: { value: address } }));
+    }
+    if (selected && result.data.models.includes(selected)) select.value = selected;
+    return result.data.models;
+  }
+
+  function percent(value, digits) {
+    if (value === null || value === undefined || Number.isNaN(Number(value))) return "—";
+    return `${(Number(value) * 100).toFixed(digits === undefined ? 0 : digits)}%`;
+  }
+
+  function number(value, digits) {
+    if (value === null || value === undefined || Number.isNaN(Number(value))) return "—";
+    return Number(value).toFixed(digits === undefined ? 1 : digits);
+  }
+
+  const GAME_NAMES = { akinator: "Akinator", taboo: "Taboo", bluffing: "Bluffing" };
+
+  function gameName(id) {
+    return GAME_NAMES[id] || id;
+  }
+
+  function formatTime(value) {
+    if (!value) return "";
+    const date = new Date(value);
+    if (Number.isNaN(date.getTime())) return String(value);
+    return date.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+  }
+
+  /** Level pickers show the chosen level's description under them. */
+  function describeLevels() {
+    for (const select of document.querySelectorAll("select.level-select")) {
+      const help = document.getElementById(select.getAttribute("aria-describedby"));
+      if (!help) continue;
+      const update = () => {
+        const option = select.selectedOptions[0];
+        help.textContent = option ? option.dataset.description || "" : "";
+      };
+      select.addEventListener("change", update);
+      update();
+    }
+  }
+
+  document.addEventListener("DOMContentLoaded", describeLevels);
+
+  window.Arena = { el, clear, show, api, detailOf, fillModels, percent, number, gameName, formatTime };
+})();

@@ -1,0 +1,155 @@
+/* Leaderboard: per game or overall, from all games, the arena's or batch runs'; filters live in the address. */
+"use strict";
+
+document.addEventListener("DOMContentLoaded", () => {
+  const { el, clear, api, percent, number, gameName } = window.Arena;
+  const form = document.getElementById("filters");
+  const plot = document.getElementById("plot");
+  const GAMES = ["all", "akinator", "taboo", "bluffing"];
+  const SOURCES = ["all", "live", "batch"];
+  let request = 0;
+
+  function initial() {
+    const params = new URLSearchParams(window.location.search);
+    const game = GAMES.includes(params.get("game")) ? params.get("game") : "all";
+    const source = SOURCES.includes(params.get("source")) ? params.get("source") : "all";
+    form.querySelector(`input[name="game"][value="${game}"]`).checked = true;
+    form.querySelector(`input[name="source"][value="${source}"]`).checked = true;
+  }
+
+  function filters() {
+    return {
+      game: form.querySelector('input[name="game"]:checked').value,
+      source: form.querySelector('input[name="source"]:checked').value,
+    };
+  }
+
+  /** "disparity_ratio" reads "Disparity ratio"; over all games a key is "<game>:<metric>". */
+  function metricLabel(name) {
+    const [game, metric] = name.includes(":") ? name.split(":", 2) : [null, name];
+    const text = metric.replace(/_/g, " ");
+    const label = text ? text[0].toUpperCase() + text.slice(1) : name;
+    return game ? `${gameName(game)}: ${label.toLowerCase()}` : label;
+  }
+
+  function metricValue(value) {
+    if (typeof value !== "number") return value === null || value === undefined ? "—" : String(value);
+    return Math.abs(value) <= 1 && !Number.isInteger(value) ? number(value, 2) : number(value, Number.isInteger(value) ? 0 : 1);
+  }
+
+  /** The win rate, its interval drawn as a bar on a 0-100% track, and the numbers in words. */
+  function rateCell(row) {
+    const low = Number(row.ci_low);
+    const high = Number(row.ci_high);
+    const rate = Number(row.win_rate);
+    const track = el("span", { className: "ci-track", attrs: { "aria-hidden": "true" } });
+    if (Number.isFinite(low) && Number.isFinite(high)) {
+      const band = el("span", { className: "ci-band" });
+      band.style.left = `${Math.max(0, low) * 100}%`;
+      band.style.width = `${Math.max(0, high - low) * 100}%`;
+      track.append(band);
+    }
+    if (Number.isFinite(rate)) {
+      const dot = el("span", { className: "ci-dot" });
+      dot.style.left = `${rate * 100}%`;
+      track.append(dot);
+    }
+    return el("td", { className: "rate" }, [
+      el("span", { className: "rate-value", text: percent(row.win_rate) }),
+      track,
+      el("span", { className: "rate-ci", text: `${percent(row.ci_low)}–${percent(row.ci_high)}` }),
+    ]);
+  }
+
+  function renderModels(rows, showGame) {
+    const head = document.getElementById("board-head");
+    const body = document.getElementById("board-body");
+    clear(head);
+    clear(body);
+    const metricNames = [];
+    for (const row of rows) {
+      for (const name of Object.keys(row.metrics || {})) {
+        if (!metricNames.includes(name)) metricNames.push(name);
+      }
+    }
+    const columns = [["#", "num"], ["Model", ""]];
+    if (showGame) columns.push(["Game", ""]);
+    columns.push(["Games", "num"], ["Wins", "num"], ["Win rate (95% interval)", ""], ["Avg rounds", "num"],
+      ["Forfeits", "num"], ...metricNames.map((name) => [metricLabel(name), "num"]));
+    for (const [name, className] of columns) head.append(el("th", { text: name, className, attrs: { scope: "col" } }));
+    rows.forEach((row, index) => {
+      const metrics = row.metrics || {};
+      const cells = [
+        el("td", { className: "num", text: String(index + 1) }),
+        el("th", { className: "model", text: row.model, attrs: { scope: "row" } }),
+      ];
+      if (showGame) cells.push(el("td", { text: row.game === "all" ? "All games" : gameName(row.game) }));
+      cells.push(
+        el("td", { className: "num", text: String(row.matches ?? "—") }),
+        el("td", { className: "num", text: String(row.wins ?? "—") }),
+        rateCell(row),
+        el("td", { className: "num", text: number(row.avg_rounds) }),
+        el("td", { className: "num", text: String(row.forfeits ?? 0) }),
+        ...metricNames.map((name) => el("td", { className: "num", text: metricValue(metrics[name]) })),
+      );
+      body.append(el("tr", {}, cells));
+    });
+    document.getElementById("board-empty").hidden = rows.length > 0;
+    document.getElementById("board").hidden = rows.length === 0;
+  }
+
+  function seatName(seat) {
+    const text = String(seat || "").replace(/_/g, " ");
+    return text ? text[0].toUpperCase() + text.slice(1) : "—";
+  }
+
+  function renderPeople(rows) {
+    const head = document.getElementById("people-head");
+    const body = document.getElementById("people-body");
+    clear(head);
+    clear(body);
+    const columns = [["Game", ""], ["As", ""], ["Games", "num"], ["People won", "num"], ["Win rate (95% interval)", ""],
+      ["Avg rounds", "num"], ["Abandoned", "num"]];
+    for (const [name, className] of columns) head.append(el("th", { text: name, className, attrs: { scope: "col" } }));
+    for (const row of rows) {
+      body.append(
+        el("tr", {}, [
+          el("th", { text: gameName(row.game), attrs: { scope: "row" } }),
+          el("td", { text: seatName(row.seat) }),
+          el("td", { className: "num", text: String(row.matches) }),
+          el("td", { className: "num", text: String(row.wins) }),
+          rateCell(row),
+          el("td", { className: "num", text: number(row.avg_rounds) }),
+          el("td", { className: "num", text: String(row.abandoned) }),
+        ]),
+      );
+    }
+    document.getElementById("people-empty").hidden = rows.length > 0;
+    document.getElementById("people").hidden = rows.length === 0;
+  }
+
+  async function load() {
+    const { game, source } = filters();
+    const query = new URLSearchParams({ game, source }).toString();
+    window.history.replaceState(null, "", `/leaderboard?${query}`);
+    plot.src = `/api/leaderboard/plot.png?${query}`;
+    const mine = ++request;
+    const result = await api("GET", `/api/leaderboard?${query}`);
+    if (mine !== request) return;
+    const error = document.getElementById("board-error");
+    if (!result.ok) {
+      error.textContent = result.error;
+      error.hidden = false;
+      return;
+    }
+    error.hidden = true;
+    const rows = result.data.rows || [];
+    renderModels(rows, game === "all" && rows.some((row) => row.game !== "all"));
+    renderPeople(result.data.people || []);
+  }
+
+  initial();
+  form.addEventListener("change", load);
+  form.addEventListener("submit", (event) => event.preventDefault());
+  load();
+});

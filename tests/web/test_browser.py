@@ -1,0 +1,579 @@
+"""The arena in a real browser: Debian's Chromium driven by Playwright against a real server.
+
+One server (uvicorn in a subprocess, on a free 127.0.0.1 port, a fresh SQLite database, ``mock/player`` as the
+only model, a small ``PLAYEVAL_MOCK_DELAY`` so the "thinking" state can be seen) serves the whole module. Each
+game is played to the end through the pages the way a person would: typing the secret, clicking answers,
+writing clues (one refused for saying the word), answering questions, reloading mid-game, filling in the
+survey. The watch, replay, leaderboard and statistics pages are checked on the games just played. Every page
+must load without a console error or an uncaught exception. Screenshots of the key moments go to a temporary
+directory and, when ``PLAYEVAL_SCREENSHOT_DIR`` is set, there too.
+
+No browser is downloaded: the test uses ``/usr/bin/chromium``. Without it the module is skipped, except under
+CI (``CI`` set), where a missing browser is a failure.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from playeval.games.taboo.words import find_word
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+MODEL = "mock/player"
+MOCK_DELAY = "0.6"
+TIMEOUT_MS = 15_000
+
+if not CHROMIUM.exists():
+    if os.environ.get("CI"):
+        pytest.fail(f"{CHROMIUM} is missing; CI must install Debian's chromium package", pytrace=False)
+    pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium); browser tests skipped",
+                allow_module_level=True)
+
+from playwright.sync_api import Browser, ConsoleMessage, Page, Request, expect, sync_playwright  # noqa: E402
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
+
+_SERVER = """
+import sys
+import uvicorn
+from playeval.web import ArenaSettings, create_app
+
+db_url, port = sys.argv[1], int(sys.argv[2])
+app = create_app(ArenaSettings(db=db_url, models=("mock/player",), use_cache=False))
+uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", access_log=False)
+"""
+
+
+# ---- the server ---------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Arena:
+    url: str
+    shots: list[Path]
+    surveys_sent: int = 0
+    played: dict[str, str] = field(default_factory=dict)
+    """game id -> the id of a finished match of it, for the replay checks."""
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _wait_until_up(url: str, process: subprocess.Popen[bytes], log: Path) -> None:
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"the arena server exited with {process.returncode}:\n{log.read_text()[-3000:]}")
+        try:
+            with urllib.request.urlopen(url + "/api/games", timeout=2) as response:
+                if response.status == 200:
+                    return
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            time.sleep(0.1)
+    raise RuntimeError(f"the arena server did not answer within 30 s:\n{log.read_text()[-3000:]}")
+
+
+@pytest.fixture(scope="module")
+def arena(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Arena]:
+    root = tmp_path_factory.mktemp("arena")
+    port = _free_port()
+    log = root / "server.log"
+    env = {
+        **os.environ,
+        "PLAYEVAL_HOME": str(root / "home"),
+        "PLAYEVAL_CACHE_DIR": str(root / "cache"),
+        "PLAYEVAL_MOCK_DELAY": MOCK_DELAY,
+    }
+    for key in ("PLAYEVAL_DB", "OPENAI_API_KEY", "ANTHROPIC_API_KEY", "OPENAI_BASE_URL"):
+        env.pop(key, None)
+    with log.open("wb") as out:
+        process = subprocess.Popen([sys.executable, "-c", _SERVER, f"sqlite:///{root / 'arena.db'}", str(port)],
+                                   env=env, stdout=out, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        _wait_until_up(url, process, log)
+        yield Arena(url=url, shots=_screenshot_dirs(root))
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+def _screenshot_dirs(root: Path) -> list[Path]:
+    dirs = [root / "screenshots"]
+    extra = os.environ.get("PLAYEVAL_SCREENSHOT_DIR")
+    if extra:
+        dirs.append(Path(extra))
+    for directory in dirs:
+        directory.mkdir(parents=True, exist_ok=True)
+    return dirs
+
+
+# ---- the browser ---------------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+@dataclass
+class Watcher:
+    """Console errors and uncaught exceptions of a page, and the moves it sent."""
+
+    errors: list[str] = field(default_factory=list)
+    allowed: list[re.Pattern[str]] = field(default_factory=list)
+    moves: list[str] = field(default_factory=list)
+
+    def console(self, message: ConsoleMessage) -> None:
+        if message.type == "error":
+            self.errors.append(f"console: {message.text} ({message.location.get('url', '')})")
+
+    def page_error(self, error: Exception) -> None:
+        self.errors.append(f"page error: {error}")
+
+    def request(self, request: Request) -> None:
+        if request.method == "POST" and request.url.endswith("/moves"):
+            self.moves.append(request.post_data or "")
+
+    def unexpected(self) -> list[str]:
+        return [error for error in self.errors if not any(pattern.search(error) for pattern in self.allowed)]
+
+
+@dataclass
+class Session:
+    page: Page
+    watcher: Watcher
+    arena: Arena
+
+    def go(self, path: str) -> None:
+        self.page.goto(self.arena.url + path)
+
+    def shot(self, name: str) -> None:
+        first = self.arena.shots[0] / f"{name}.png"
+        self.page.screenshot(path=str(first), full_page=True)
+        for directory in self.arena.shots[1:]:
+            shutil.copyfile(first, directory / first.name)
+
+
+def _open(browser: Browser, arena: Arena, **context_options: Any) -> Iterator[Session]:
+    context = browser.new_context(**context_options)
+    context.set_default_timeout(TIMEOUT_MS)
+    page = context.new_page()
+    watcher = Watcher()
+    page.on("console", watcher.console)
+    page.on("pageerror", watcher.page_error)
+    page.on("request", watcher.request)
+    try:
+        yield Session(page=page, watcher=watcher, arena=arena)
+    finally:
+        context.close()
+    assert watcher.unexpected() == [], "the pages logged errors:\n" + "\n".join(watcher.unexpected())
+
+
+@pytest.fixture
+def session(browser: Browser, arena: Arena) -> Iterator[Session]:
+    yield from _open(browser, arena, viewport={"width": 1280, "height": 900})
+
+
+@pytest.fixture
+def phone(browser: Browser, arena: Arena) -> Iterator[Session]:
+    yield from _open(browser, arena, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
+                     device_scale_factor=2)
+
+
+# ---- helpers -----------------------------------------------------------------------------------------------------
+
+
+def _match_id(page: Page) -> str:
+    found = re.search(r"/matches/([^/?#]+)$", page.url)
+    assert found, page.url
+    return found.group(1)
+
+
+def _wait_for_turn(page: Page, lines: int) -> None:
+    """Wait until the transcript has ``lines`` lines and the person is to move."""
+    expect(page.locator("#transcript .msg")).to_have_count(lines, timeout=TIMEOUT_MS)
+    expect(page.locator("#status")).to_have_attribute("data-status", "your_turn", timeout=TIMEOUT_MS)
+    expect(page.locator("#turn")).to_be_visible()
+
+
+def _see_thinking(page: Page) -> None:
+    """The model's move is in progress: the page says so and offers no input."""
+    expect(page.locator("#status")).to_have_attribute("data-status", "thinking", timeout=TIMEOUT_MS)
+    expect(page.locator("#status-text")).to_have_text("The model is thinking…")
+    expect(page.locator("#turn")).to_be_hidden()
+
+
+def _transcript(page: Page) -> list[str]:
+    return page.locator("#transcript .msg-text").all_text_contents()
+
+
+def _answer_survey(page: Page, enjoyment: int, satisfaction: int, frequency: int) -> None:
+    survey = page.locator("#survey")
+    expect(survey).to_be_visible()
+    survey.locator("button[type=submit]").click()  # nothing picked yet: the page asks for all three
+    expect(page.locator("#survey-error")).to_contain_text("each question")
+    for question, value in (("enjoyment", enjoyment), ("satisfaction", satisfaction), ("frequency", frequency)):
+        page.locator(f"#survey-{question}-{value}").check()
+    survey.locator("button[type=submit]").click()
+    expect(page.locator("#survey-done")).to_contain_text("Thank you")
+    expect(survey).to_be_hidden()
+
+
+def _check_outcome(page: Page, headline: str, secret: str) -> None:
+    outcome = page.locator("#outcome")
+    expect(outcome).to_be_visible(timeout=TIMEOUT_MS)
+    expect(page.locator("#outcome-heading")).to_have_text(headline)
+    expect(page.locator("#reveal-secret")).to_have_text(secret)
+    expect(page.locator("#reveal-opponent")).to_have_text(MODEL)
+    expect(page.locator("#seats")).to_contain_text(MODEL)
+    expect(page.locator("#turn")).to_be_hidden()
+    expect(page.locator("#abandon-row")).to_be_hidden()
+
+
+# ---- the games ---------------------------------------------------------------------------------------------------
+
+
+def test_akinator_whole_game(session: Session) -> None:
+    page = session.page
+    session.go("/")
+    expect(page.locator(".game-card")).to_have_count(3)
+    expect(page.locator("#opponent option[value='mock/player']")).to_have_count(1)
+    page.select_option("#opponent", MODEL)
+    page.select_option("#level-akinator", "1")
+    session.shot("00-home")
+    page.locator("#game-akinator button[type=submit]").click()
+    expect(page).to_have_url(re.compile(r"/play/akinator\?.*model=mock%2Fplayer"))
+
+    # the secret is typed into a masked field, and an empty one is refused with a reason
+    secret = page.locator("#secret")
+    expect(secret).to_have_attribute("type", "password")
+    page.locator("#start").click()
+    expect(page.locator("#setup-error")).to_contain_text("object")
+    expect(page).to_have_url(re.compile(r"/play/akinator"))
+    secret.fill("a tabby cat")
+    expect(page.locator("#opponent")).to_have_value(MODEL)
+    session.shot("01-akinator-setup")
+    page.locator("#start").click()
+    page.wait_for_url(re.compile(r"/matches/"))
+    match_id = _match_id(page)
+
+    _see_thinking(page)
+    session.shot("02-akinator-thinking")
+    expect(page.locator("#secret-value")).to_have_text("a tabby cat")
+    _wait_for_turn(page, 1)
+    expect(page.locator("#choices button")).to_have_text(["Yes", "No", "Probably yes", "Probably no", "Don't know"])
+    expect(page.locator("#turn-display")).to_contain_text("Question 1:")
+    # focus moves to the first answer: Enter answers "Yes" without touching the mouse
+    expect(page.locator("#choices button").first).to_be_focused()
+    session.shot("03-akinator-question")
+    page.keyboard.press("Enter")
+    _see_thinking(page)
+    _wait_for_turn(page, 3)
+    expect(page.locator("#turn-display")).to_contain_text("Question 2:")
+    page.get_by_role("button", name="Probably no", exact=True).click()
+    _wait_for_turn(page, 5)
+    before = _transcript(page)
+    assert before[1] == "Yes" and before[3] == "Probably no" and before[4].startswith("Question 3:")
+
+    # a reload mid-game resumes where it was: same transcript, same turn, secret still shown to its owner
+    page.reload()
+    _wait_for_turn(page, 5)
+    assert _transcript(page) == before
+    expect(page.locator("#secret-value")).to_have_text("a tabby cat")
+    expect(page.locator("#turn-display")).to_contain_text("Question 3:")
+    page.keyboard.press("2")  # the number keys pick an answer: 2 is "No"
+    _wait_for_turn(page, 7)
+    assert _transcript(page)[5] == "No"
+
+    # turn 4 is a guess; the person confirms it
+    expect(page.locator("#turn-heading")).to_have_text("The model is guessing")
+    expect(page.locator("#turn-display")).to_contain_text("are you thinking of cat?")
+    expect(page.locator("#choices button")).to_have_text(["Yes", "No"])
+    session.shot("04-akinator-guess")
+    page.get_by_role("button", name="Yes", exact=True).click()
+
+    _check_outcome(page, f"{MODEL} won this one", "a tabby cat")
+    expect(page.locator("#outcome-reason")).to_contain_text("guessed 'cat'")
+    expect(page.locator("#secret-box")).to_be_hidden()
+    session.shot("05-akinator-outcome")
+    _answer_survey(page, 5, 4, 3)
+    session.arena.surveys_sent += 1
+    session.shot("06-akinator-survey-done")
+    session.arena.played["akinator"] = match_id
+
+
+def test_taboo_whole_game(phone: Session) -> None:
+    page = phone.page
+    phone.go("/play/taboo?level=1")
+    expect(page.locator("h1")).to_have_text("Play Taboo")
+    phone.shot("10-taboo-setup-phone")
+    page.locator("#start").click()
+    page.wait_for_url(re.compile(r"/matches/"))
+    match_id = _match_id(page)
+    _wait_for_turn(page, 0)
+
+    # a random opponent stays anonymous until the end
+    expect(page.locator("#seats")).to_contain_text("Model (hidden until the end)")
+    expect(page.locator("#seats")).not_to_contain_text(MODEL)
+    word = page.locator("#secret-value").inner_text().strip()
+    assert word, "the clue-giver sees the word"
+    textarea = page.locator("#move-text")
+    expect(textarea).to_be_focused()
+    expect(page.locator("#counter")).to_have_text("0 / 140")
+
+    # a clue with a form of the word is refused on the page, with the reason, and never sent
+    plural = word + ("es" if word.endswith(("s", "x", "z", "ch", "sh")) else "s")
+    textarea.fill(f"Two {plural.upper()} walk into a bar")
+    expect(page.locator("#local-error")).to_contain_text("contains the secret word")
+    textarea.press("Enter")
+    expect(page.locator("#local-error")).to_contain_text("Not sent")
+    expect(textarea).to_have_attribute("aria-invalid", "true")
+    phone.shot("11-taboo-refused-clue")
+    assert phone.watcher.moves == []
+
+    # the counter follows the text and turns red past 140 characters; such a clue is refused too
+    textarea.fill("x" * 141)
+    expect(page.locator("#counter")).to_have_text("141 / 140")
+    expect(page.locator("#counter")).to_have_class(re.compile(r"\bover\b"))
+    textarea.press("Enter")
+    expect(page.locator("#local-error")).to_contain_text("at most 140")
+    assert phone.watcher.moves == []
+
+    clues = [clue for clue in ("You can often find one near people.", "Picture books love to show it.",
+                               "Think of a farm, a zoo or a backyard.", "It has a well-known sound.",
+                               "Children learn its name early.") if find_word(clue, word) is None]
+    assert len(clues) >= 3
+    rounds = 0
+    for clue in clues:
+        textarea.fill(clue)
+        expect(page.locator("#counter")).to_have_text(f"{len(clue)} / 140")
+        expect(page.locator("#local-error")).to_be_hidden()
+        textarea.press("Enter")
+        rounds += 1
+        if rounds == 1:
+            _see_thinking(page)
+            phone.shot("12-taboo-thinking-phone")
+        expect(page.locator("#transcript .msg")).to_have_count(2 * rounds, timeout=TIMEOUT_MS)
+        expect(page.locator("#status")).to_have_attribute("data-status", re.compile(r"^(your_turn|finished)$"))
+        if page.locator("#status").get_attribute("data-status") == "finished":
+            break
+        _wait_for_turn(page, 2 * rounds)
+        expect(textarea).to_be_focused()
+        expect(textarea).to_have_value("")
+    sent = [json.loads(move)["text"] for move in phone.watcher.moves]
+    assert sent == clues[:rounds] and all(find_word(text, word) is None for text in sent)
+
+    # mock/player guesses "dog" on the third clue: right if the word was dog, else the clue-giver wins
+    expect(page.locator("#outcome")).to_be_visible()
+    headline = f"{MODEL} won this one" if word.lower() == "dog" else "You won!"
+    _check_outcome(page, headline, word)
+    expect(page.locator("#transcript")).to_contain_text("My guess of the word is: dog")
+    phone.shot("13-taboo-outcome-phone")
+    page.locator("#survey-skip").click()
+    expect(page.locator("#survey")).to_be_hidden()
+    expect(page.locator("#survey-done")).to_contain_text("Thanks for playing")
+    phone.arena.played["taboo"] = match_id
+
+
+def test_taboo_page_check_mirrors_the_rules(session: Session) -> None:
+    """The page's copy of the word rule agrees with words.py on the tricky cases."""
+    page = session.page
+    session.go("/stats")
+    page.add_script_tag(url="/static/taboo_words.js")
+    cases = [
+        ("Two cats sat", "cat"), ("a CAT!", "cat"), ("cat's toy", "cat"), ("cat-like", "cat"),
+        ("category", "cat"), ("scatter", "cat"), ("the boxes", "box"), ("he boxed", "box"),
+        ("boxing day", "box"), ("stopped", "stop"), ("stopping", "stop"), ("stops", "stop"),
+        ("two ponies", "pony"), ("it pried", "pry"), ("wolves", "wolf"), ("knives", "knife"),
+        ("heroes", "hero"), ("baking", "bake"), ("baked", "bake"), ("mice", "mouse"),
+        ("geese", "goose"), ("Crème brûlée", "creme brulee"), ("icecream", "ice cream"),
+        ("ice-creams", "ice cream"), ("ice   cream", "ice cream"), ("nice creamy", "ice cream"),
+        ("New York", "new york"), ("newyorks", "new york"), ("Paris", "paris"), ("parisian", "paris"),
+        ("played", "play"), ("plays", "play"), ("visited", "visit"), ("cattle", "cat"), ("", "cat"),
+        ("sushi", "sushi"), ("sushis", "sushi"), ("tomatoes", "tomato"), ("a fox", "fox"), ("foxes", "fox"),
+    ]
+    for text, word in cases:
+        in_page = page.evaluate("([text, word]) => window.TabooWords.findWord(text, word)", [text, word])
+        assert in_page == find_word(text, word), (text, word)
+
+
+def test_bluffing_whole_game(session: Session) -> None:
+    page = session.page
+    session.watcher.allowed.append(re.compile(r"status of 422"))  # the deliberately refused answer below
+    session.go("/play/bluffing")
+    statement = page.locator("#statement")
+    statement.fill("I have climbed Mount Kilimanjaro twice.")
+    page.locator("#start").click()
+    expect(page.locator("#setup-error")).to_contain_text("true or a bluff")
+    page.get_by_label("It is a bluff").check()
+    session.shot("20-bluffing-setup")
+    page.locator("#start").click()
+    page.wait_for_url(re.compile(r"/matches/"))
+    match_id = _match_id(page)
+    expect(page.locator("#secret-value")).to_have_text("a bluff (false)")
+    expect(page.locator("#transcript .msg-text").first).to_have_text("I have climbed Mount Kilimanjaro twice.")
+
+    _wait_for_turn(page, 2)
+    textarea = page.locator("#move-text")
+    expect(textarea).to_be_focused()
+    expect(page.locator("#turn-display")).to_contain_text("Question 1:")
+    # two paragraphs: the page lets it through, the server refuses it with its reason (422)
+    textarea.type("It was in 2019.")
+    textarea.press("Shift+Enter")
+    textarea.press("Shift+Enter")
+    textarea.type("And again in 2021.")
+    textarea.press("Enter")
+    expect(page.locator("#rejected")).to_contain_text("single paragraph")
+    expect(textarea).to_have_value("It was in 2019.\n\nAnd again in 2021.")
+    session.shot("21-bluffing-rejected")
+    textarea.fill("The first time was in 2019, with my cousin.")
+    textarea.press("Enter")
+    _see_thinking(page)
+    expect(page.locator("#rejected")).to_be_hidden()
+    _wait_for_turn(page, 4)
+    expect(page.locator("#turn-display")).to_contain_text("Question 2:")
+    textarea.fill("Just the two of us and a guide called Baraka.")
+    session.shot("22-bluffing-answer")
+    page.locator("#send").click()
+
+    # mock/player believes the statement; it was a bluff, so the person wins
+    _check_outcome(page, "You won!", "a bluff (false)")
+    expect(page.locator("#transcript")).to_contain_text("True")
+    session.shot("23-bluffing-outcome")
+    _answer_survey(page, 4, 5, 2)
+    session.arena.surveys_sent += 1
+    session.arena.played["bluffing"] = match_id
+
+
+def test_giving_up_and_unknown_games(session: Session) -> None:
+    page = session.page
+    session.watcher.allowed.append(re.compile(r"status of 404"))  # the unknown game below
+    session.go("/play/akinator")
+    page.locator("#secret").fill("a lighthouse")
+    page.locator("#secret").press("Enter")  # Enter submits the set-up form
+    page.wait_for_url(re.compile(r"/matches/"))
+    match_id = _match_id(page)
+    _wait_for_turn(page, 1)
+    page.locator("#abandon").click()
+    expect(page.locator("#abandon-no")).to_be_focused()
+    page.locator("#abandon-no").click()
+    expect(page.locator("#abandon-confirm")).to_be_hidden()
+    page.locator("#abandon").click()
+    page.locator("#abandon-yes").click()
+    expect(page.locator("#outcome-heading")).to_have_text("The game was abandoned")
+    expect(page.locator("#reveal-secret")).to_have_text("a lighthouse")
+    expect(page.locator("#turn")).to_be_hidden()
+    session.shot("60-akinator-abandoned")
+
+    session.go("/matches/no-such-game")
+    expect(page.locator("#load-error")).to_contain_text("no game at this address")
+    expect(page.locator("#match")).to_be_hidden()
+    assert match_id != "no-such-game"
+
+
+# ---- watching, replays, leaderboard, statistics ---------------------------------------------------------------
+
+
+def test_watch_a_model_match(session: Session) -> None:
+    page = session.page
+    session.go("/watch")
+    page.select_option("#watch-game", "bluffing")
+    expect(page.locator("#watch-level option")).to_have_count(1)
+    expect(page.locator("#seat-questioner option[value='mock/player']")).to_have_count(1)
+    session.shot("30-watch-form")
+    page.locator("#watch-start").click()
+    page.wait_for_url(re.compile(r"/matches/"))
+    match_id = _match_id(page)
+    expect(page.locator("#match-mode")).to_contain_text("Model vs model")
+    expect(page.locator("#status")).to_have_attribute("data-status", "watching")
+    session.shot("31-watch-live")
+    expect(page.locator("#outcome")).to_be_visible(timeout=30_000)
+    expect(page.locator("#turn")).to_be_hidden()
+    expect(page.locator("#survey")).to_be_hidden()
+    expect(page.locator("#replay")).to_be_visible()
+    assert len(_transcript(page)) >= 5  # statement, two questions and answers, verdict
+    session.shot("32-watch-finished")
+
+    session.go("/watch")
+    expect(page.locator(f"#recent-list a[href='/matches/{match_id}']")).to_have_count(1)
+
+
+def test_replay_of_a_played_game_is_public(session: Session) -> None:
+    """A fresh browser (no token) sees the finished game: transcript, seats with models, outcome, no controls."""
+    page = session.page
+    played = session.arena.played
+    if "akinator" not in played:
+        pytest.skip("needs the Akinator game of test_akinator_whole_game")
+    session.go(f"/matches/{played['akinator']}")
+    expect(page.locator("#outcome")).to_be_visible()
+    expect(page.locator("#reveal-secret")).to_have_text("a tabby cat")
+    expect(page.locator("#seats")).to_contain_text(MODEL)
+    expect(page.locator("#transcript .msg")).to_have_count(8)
+    expect(page.locator("#turn")).to_be_hidden()
+    expect(page.locator("#survey")).to_be_hidden()
+    expect(page.locator("#abandon-row")).to_be_hidden()
+    expect(page.locator("#replay")).to_be_visible()
+    session.shot("40-akinator-replay")
+
+
+def test_leaderboard_and_stats(session: Session) -> None:
+    page = session.page
+    session.go("/leaderboard")
+    expect(page.locator("#board-body tr").first).to_be_visible()
+    expect(page.locator("#board-body")).to_contain_text(MODEL)
+    plot = page.locator("#plot")
+    expect(plot).to_have_attribute("src", re.compile(r"/api/leaderboard/plot\.png\?game=all&source=all"))
+    expect(plot).to_have_js_property("complete", True)
+    assert plot.evaluate("image => image.naturalWidth") > 0
+    session.shot("50-leaderboard")
+    page.locator("label:has(input[value=live])").click()
+    page.locator("label:has(input[value=taboo])").click()
+    expect(page).to_have_url(re.compile(r"game=taboo&source=live"))
+    expect(plot).to_have_attribute("src", re.compile(r"game=taboo&source=live"))
+
+    session.go("/stats")
+    expect(page.locator("#useful-rate")).to_have_text(re.compile(r"^\d+%$"))
+    expect(page.locator("#survey-charts figure")).to_have_count(3)
+    if session.arena.surveys_sent:
+        expect(page.locator("#surveys")).to_have_text(str(session.arena.surveys_sent))
+        expect(page.locator("figure[data-question=enjoyment] .chart-meta")).to_contain_text(
+            f"{session.arena.surveys_sent} answers")
+    session.shot("51-stats")
