@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
-# Set everything up, then play a short Akinator benchmark on the embedded local model.
+# Set everything up, then serve the web arena on the embedded local model (extra arguments go to `playeval serve`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-echo "==> playing 3 Akinator games: local/qwen2.5-coder-1.5b guesses, the same model answers"
-exec .venv/bin/playeval run akinator --models local/qwen2.5-coder-1.5b --opponent local/qwen2.5-coder-1.5b \
-  --n 3 --seed 0 "$@"
+echo "==> starting the arena: people play Akinator, Taboo and Bluffing against local/qwen2.5-coder-1.5b"
+exec .venv/bin/playeval serve --models local/qwen2.5-coder-1.5b "$@"

@@ -5,7 +5,16 @@ from __future__ import annotations
 import typer
 from pydantic import ValidationError
 
-from playeval.cli import analyze_cmd, export_cmd, games_cmd, play_cmd, report_cmd, results_cmd, run_cmd
+from playeval.cli import (
+    analyze_cmd,
+    export_cmd,
+    games_cmd,
+    play_cmd,
+    report_cmd,
+    results_cmd,
+    run_cmd,
+    serve_cmd,
+)
 from playeval.cli.console import fail
 from playeval.core.errors import PlayevalError
 
@@ -23,6 +32,7 @@ results_cmd.register(app)
 export_cmd.register(app)
 analyze_cmd.register(app)
 report_cmd.register(app)
+serve_cmd.register(app)
 
 
 def main() -> None:

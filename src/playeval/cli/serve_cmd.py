@@ -1,0 +1,84 @@
+"""``playeval serve``: the live web arena."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import socket
+
+import typer
+
+from playeval.cli.console import db_option, fail, stderr
+from playeval.models import DEFAULT_MODEL, ModelHub
+from playeval.store import Store
+from playeval.store.location import default_db_url
+
+_FACTORY = "playeval.web.app:app_from_env"
+
+
+def _check_models(models: tuple[str, ...], use_cache: bool) -> None:
+    """Unknown models and missing API keys fail here, before the server starts, with the provider's message."""
+
+    async def check() -> None:
+        async with ModelHub(use_cache=use_cache) as hub:
+            for address in models:
+                hub.get(address)
+
+    asyncio.run(check())
+
+
+def _check_port(host: str, port: int) -> None:
+    """A clear error for an address in use, before the models load (uvicorn would say it after start-up)."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except socket.gaierror as err:
+        fail(f"cannot listen on {host}: {err.strerror}")
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as err:
+            fail(f"cannot listen on {host}:{port}: {err.strerror}; choose another port with --port")
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("serve")
+    def serve(
+        host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on."),
+        port: int = typer.Option(8000, "--port", help="Port to listen on."),
+        models: str = typer.Option(DEFAULT_MODEL, "--models", "-m",
+                                   help="Comma-separated models people can play against (the first is the default)."),
+        workers: int = typer.Option(1, "--workers", min=1,
+                                    help="Server processes (use a PostgreSQL --db when more than one)."),
+        no_cache: bool = typer.Option(False, "--no-cache", help="Do not read or write the response cache."),
+        db: str | None = db_option(),
+    ) -> None:
+        """Start the web arena: people play the games against the models, watch models play, see the leaderboard."""
+        import uvicorn
+
+        from playeval.web import ArenaSettings, create_app
+
+        addresses = tuple(part.strip() for part in models.split(",") if part.strip())
+        if not addresses:
+            fail("--models names no model")
+        url = db or os.environ.get("PLAYEVAL_DB") or default_db_url()
+        if workers > 1 and url.startswith("sqlite"):
+            fail("several workers need a shared PostgreSQL database: pass --db postgresql://... "
+                 "(SQLite serves one process)")
+        settings = ArenaSettings(db=url, models=addresses, use_cache=not no_cache)
+        _check_port(host, port)
+        _check_models(settings.models, settings.use_cache)
+        with Store.open(url) as store:  # creates or migrates the database now: a bad URL fails before serving
+            shown = store.url
+        stderr().print(f"[bold]playeval arena[/] on [bold]http://{host}:{port}/[/]  "
+                       f"(models: {', '.join(settings.models)}; database: {shown})", markup=True, soft_wrap=True)
+        if workers == 1:
+            uvicorn.run(create_app(settings), host=host, port=port, log_level="info", proxy_headers=True)
+            return
+        os.environ["PLAYEVAL_DB"] = url
+        os.environ["PLAYEVAL_ARENA_MODELS"] = ",".join(settings.models)
+        if no_cache:
+            os.environ["PLAYEVAL_ARENA_NO_CACHE"] = "1"
+        uvicorn.run(_FACTORY, factory=True, host=host, port=port, workers=workers, log_level="info",
+                    proxy_headers=True)

@@ -1,0 +1,79 @@
+"""``playeval serve`` as a person starts it: a real process answering on loopback, and its clear errors."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+PLAYEVAL = [sys.executable, "-m", "playeval.cli.main"]
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _env(tmp_path: Path) -> dict[str, str]:
+    env = dict(os.environ)
+    env["PLAYEVAL_HOME"] = str(tmp_path / "home")
+    env["PLAYEVAL_CACHE_DIR"] = str(tmp_path / "cache")
+    return env
+
+
+def test_serve_prints_the_address_and_answers(tmp_path: Path) -> None:
+    port = _free_port()
+    db = f"sqlite:///{tmp_path / 'arena.db'}"
+    process = subprocess.Popen([*PLAYEVAL, "serve", "--models", "mock/player", "--port", str(port), "--db", db],
+                               env=_env(tmp_path), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                games = httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=2)
+                break
+            except httpx.TransportError as err:
+                if process.poll() is not None or time.monotonic() > deadline:
+                    said = process.stdout.read() if process.stdout else ""
+                    raise AssertionError(f"the server did not come up: {said}") from err
+                time.sleep(0.3)
+        assert games.status_code == 200
+        assert {game["id"] for game in games.json()} == {"akinator", "taboo", "bluffing"}
+        models = httpx.get(f"http://127.0.0.1:{port}/api/models", timeout=5).json()
+        assert models["models"] == ["mock/player"]
+        home = httpx.get(f"http://127.0.0.1:{port}/", timeout=5)
+        assert home.status_code == 200 and "text/html" in home.headers["content-type"]
+    finally:
+        process.terminate()
+        output, _ = process.communicate(timeout=30)
+    assert f"http://127.0.0.1:{port}/" in output
+
+
+def test_serve_refuses_a_port_in_use(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = int(taken.getsockname()[1])
+        result = subprocess.run([*PLAYEVAL, "serve", "--models", "mock/player", "--port", str(port),
+                                 "--db", f"sqlite:///{tmp_path / 'a.db'}"],
+                                env=_env(tmp_path), capture_output=True, text=True, timeout=60, check=False)
+    assert result.returncode == 2
+    assert f"cannot listen on 127.0.0.1:{port}" in result.stderr and "--port" in result.stderr
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--models", "nosuch/model"], "unknown model provider 'nosuch'"),
+    (["--models", "mock/player", "--workers", "2"], "several workers need a shared PostgreSQL database"),
+])
+def test_serve_fails_clearly_before_starting(tmp_path: Path, args: list[str], message: str) -> None:
+    result = subprocess.run([*PLAYEVAL, "serve", "--port", str(_free_port()),
+                             "--db", f"sqlite:///{tmp_path / 'a.db'}", *args],
+                            env=_env(tmp_path), capture_output=True, text=True, timeout=60, check=False)
+    assert result.returncode == 2 and message in result.stderr
