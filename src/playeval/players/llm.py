@@ -10,15 +10,22 @@ DEFAULT_MAX_RETRIES = 2
 
 
 class LLMPlayer:
-    """A model in a seat. Sampling seeds derive from the match seed and the turn, so reruns repeat."""
+    """A model in a seat. Sampling seeds derive from the match seed and the turn, so reruns repeat.
+
+    ``retry_temperature``, when given, is the least temperature of a re-ask after a rejected reply. Greedy
+    decoding answers a re-ask with the very reply that was refused (a clue-giver wrote "The meerkat is ..."
+    three times and forfeited), so a simulated person's seat samples its re-asks instead; the evaluated seat
+    keeps the run's temperature, so its invalid moves are measured as they are.
+    """
 
     kind = "llm"
 
     def __init__(self, model: Model, *, seed: int, temperature: float = 0.0,
-                 max_retries: int = DEFAULT_MAX_RETRIES) -> None:
+                 max_retries: int = DEFAULT_MAX_RETRIES, retry_temperature: float | None = None) -> None:
         self._model = model
         self._seed = seed
         self._temperature = temperature
+        self._retry_temperature = retry_temperature
         self.max_retries = max_retries
 
     @property
@@ -26,8 +33,11 @@ class LLMPlayer:
         return self._model.address
 
     async def act(self, ask: Ask) -> Reply:
+        temperature = self._temperature
+        if ask.attempt > 0 and self._retry_temperature is not None:
+            temperature = max(temperature, self._retry_temperature)
         config = GenerationConfig(
-            temperature=self._temperature,
+            temperature=temperature,
             max_tokens=ask.max_tokens,
             seed=derive_seed(self._seed, ask.seat, len(ask.messages), ask.attempt),
         )
