@@ -164,6 +164,17 @@ def test_a_guess_must_name_something() -> None:
             game.parse(state, ask, text)
 
 
+def test_a_category_is_not_a_guess() -> None:
+    state = game.initial_state(spec())
+    ask = game.next_ask(state)
+    for category in ("a man-made object", "a household item", "Small Things", "some kitchen stuff"):
+        with pytest.raises(FormatError, match="specific object"):
+            game.parse(state, ask, f"This is a guess -- are you thinking of {category}?")
+    for named in ("an object lesson plan", "a thing-a-ma-bob", "an itemised receipt", "a kitchen timer"):
+        action = game.parse(state, ask, f"This is a guess -- are you thinking of {named}?")
+        assert action.kind == "guess" and action.text == named
+
+
 def test_confirmation_ask_names_secret_and_guess() -> None:
     state = game.apply(game.initial_state(spec(secret="a sofa")), guess("a couch"))
     ask = game.next_ask(state)

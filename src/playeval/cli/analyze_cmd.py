@@ -22,7 +22,7 @@ from playeval.analysis import (
     summarize,
     summarize_procedural,
 )
-from playeval.cli.console import db_option, fail, stderr, stdout
+from playeval.cli.console import db_option, fail, print_table, stderr, stdout
 from playeval.core.registry import default_registry
 from playeval.engine import require_run
 from playeval.models import ModelHub
@@ -57,7 +57,7 @@ def print_procedural(store: Store, run_id: str) -> None:
         for summary in (s for s in summaries if s.game == game):
             table.add_row(summary.model, str(summary.matches),
                           *(_fmt(summary.values.get(spec.name), spec.percent) for spec in specs))
-        console.print(table)
+        print_table(console, table)
         missing = [f"{s.model}: {s.never_found}" for s in summaries if s.game == game and s.never_found]
         failed = [f"{s.model}: {s.failed_outputs}" for s in summaries if s.game == game and s.failed_outputs]
         if missing:
@@ -73,7 +73,7 @@ def print_procedural(store: Store, run_id: str) -> None:
     for model_profile in profiles:
         profile.add_row(model_profile.model,
                         *("n/a" if s.rank is None else f"{s.rank:.2f}" for s in model_profile.skills))
-    console.print(profile)
+    print_table(console, profile)
 
 
 @analyze_app.command("retro")
@@ -149,7 +149,7 @@ def compare_cmd(
         table.add_row(row.ours, row.theirs, str(len(row.models)), f"{row.tau:.2f}", f"{row.z:.4f}", f"{row.p:.4f}",
                       f"{row.rbo:.2f}", f"{row.rbo_p:.4f}")
     console = stdout()
-    console.print(table)
+    print_table(console, table)
     console.print("tau test: one-sided, Var(tau) = 2/(n(n-1)) as in GameArena Appendix D.1; RBO: extrapolated, "
                   f"p = {p}; its p-value from {permutations} random orderings (seed {seed}). Ties in the run's "
                   "rankings are broken by name.")

@@ -6,12 +6,28 @@ from typing import Any, NoReturn
 
 import typer
 from rich.console import Console
+from rich.table import Table
 
 from playeval.core.match import Outcome
 
 
 def stdout() -> Console:
     return Console(highlight=False)
+
+
+def print_table(console: Console, table: Table) -> None:
+    """Print ``table`` at its natural width, even where the console is narrower (a pipe is 80 columns).
+
+    Rich would otherwise squeeze it to fit, cutting numbers and model names short or collapsing whole columns;
+    a line wider than the terminal wraps, which loses nothing.
+    """
+    natural = console.measure(table, options=console.options.update_width(10_000)).maximum
+    if natural <= console.width:
+        console.print(table)
+        return
+    wide = Console(file=console.file, width=natural, highlight=False, no_color=console.no_color,
+                   force_terminal=console.is_terminal)
+    wide.print(table)
 
 
 def stderr() -> Console:

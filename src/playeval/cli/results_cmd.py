@@ -7,7 +7,7 @@ from rich import box
 from rich.table import Table
 
 from playeval.analysis import match_rows, summarize
-from playeval.cli.console import db_option, stdout
+from playeval.cli.console import db_option, print_table, stdout
 from playeval.core.registry import default_registry
 from playeval.engine import require_run
 from playeval.store import Store
@@ -26,7 +26,7 @@ def print_results(store: Store, run_id: str) -> None:
     if several:
         table.add_column("game")
     table.add_column("model", no_wrap=True)
-    for column in ("n", "win ±sd", "rounds ±sd", "forfeits", "invalid", "tokens", "s/match"):
+    for column in ("n", "prompts", "win ±sd", "rounds ±sd", "forfeits", "invalid", "tokens", "s/match"):
         table.add_column(column, justify="right", no_wrap=True)
     for result in results:
         per_match = result.seconds / result.matches if result.matches else 0.0
@@ -34,6 +34,7 @@ def print_results(store: Store, run_id: str) -> None:
             *((result.game,) if several else ()),
             result.model,
             str(result.matches),
+            str(result.variants),
             f"{result.win_rate:.2f}±{result.win_rate_std:.2f}",
             _rounds(result.avg_rounds, result.avg_rounds_std),
             str(result.forfeits) + (f" (+{result.opponent_forfeits} opp.)" if result.opponent_forfeits else ""),
@@ -42,13 +43,13 @@ def print_results(store: Store, run_id: str) -> None:
             f"{per_match:.1f}",
         )
     console = stdout()
-    console.print(table)
+    print_table(console, table)
     if not results:
         console.print("no finished matches in this run yet")
     else:
-        seen = ", ".join(f"{r.model}: {r.variants}" for r in results)
-        console.print(f"sd: standard deviation across system prompt variants (variants seen: {seen}); "
-                      "forfeits count as losses; invalid: rejected replies per reply; "
+        console.print("prompts: system prompt variants seen; sd: standard deviation across them; "
+                      "forfeits count as losses, and matches the opponent forfeited (opp.) are left out of the "
+                      "win rate; invalid: rejected replies per reply; "
                       "rounds: over matches the rules finished; "
                       "s/match: the evaluated model's own time.")
 

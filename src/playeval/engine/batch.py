@@ -21,6 +21,9 @@ from playeval.store import MatchRecord, Store
 
 OnMatch = Callable[[PlannedMatch, Outcome], None]
 
+OPPONENT_RETRY_TEMPERATURE = 0.8
+"""Least sampling temperature of a simulated person's re-ask (see ``LLMPlayer``); seeded, so reruns repeat."""
+
 
 class RunInterrupted(PlayevalError):
     """A run stopped before its end; it can be finished with ``--resume``."""
@@ -32,7 +35,11 @@ class RunInterrupted(PlayevalError):
 
 def build_players(game: Game[Any], spec: MatchSpec, config: RunConfig, model: str, hub: ModelHub,
                   seed: int) -> dict[str, Player]:
-    """The evaluated seat gets ``model``; every other seat gets the opponent (a model or ``scripted``)."""
+    """The evaluated seat gets ``model``; every other seat gets the opponent (a model or ``scripted``).
+
+    The opponent's re-asks after a rejected reply are sampled (``OPPONENT_RETRY_TEMPERATURE``) rather than
+    greedy, which would repeat the refused reply word for word; the evaluated seat keeps the run's settings.
+    """
     target = evaluated_seat(game)
     players: dict[str, Player] = {}
     for seat in game.seats:
@@ -40,8 +47,9 @@ def build_players(game: Game[Any], spec: MatchSpec, config: RunConfig, model: st
         if address == SCRIPTED:
             players[seat.name] = game.scripted_player(seat.name, spec)
         else:
+            retry_temperature = None if seat.name == target else OPPONENT_RETRY_TEMPERATURE
             players[seat.name] = LLMPlayer(hub.get(address), seed=seed, temperature=config.temperature,
-                                           max_retries=config.max_retries)
+                                           max_retries=config.max_retries, retry_temperature=retry_temperature)
     return players
 
 

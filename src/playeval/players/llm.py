@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from playeval.core.ask import Ask, Reply
+from playeval.core.messages import Message, user
 from playeval.core.rng import derive_seed
 from playeval.models import GenerationConfig, Model, ModelRequest, to_call_record
 
@@ -10,15 +11,23 @@ DEFAULT_MAX_RETRIES = 2
 
 
 class LLMPlayer:
-    """A model in a seat. Sampling seeds derive from the match seed and the turn, so reruns repeat."""
+    """A model in a seat. Sampling seeds derive from the match seed and the turn, so reruns repeat.
+
+    ``retry_temperature``, when given, makes re-asks after a rejected reply fresh tries: sampled at least at
+    that temperature, and without the refused reply in the conversation (only the reason is added). A small
+    model shown its refused reply copies it: the Qwen 1.5B clue-giver wrote "The meerkat is ..." again on two
+    of three sampled re-asks and forfeited, even at 0.8. This is for a simulated person's seat; the evaluated
+    seat keeps the run's temperature and sees its rejected reply, so its invalid moves are measured as they are.
+    """
 
     kind = "llm"
 
     def __init__(self, model: Model, *, seed: int, temperature: float = 0.0,
-                 max_retries: int = DEFAULT_MAX_RETRIES) -> None:
+                 max_retries: int = DEFAULT_MAX_RETRIES, retry_temperature: float | None = None) -> None:
         self._model = model
         self._seed = seed
         self._temperature = temperature
+        self._retry_temperature = retry_temperature
         self.max_retries = max_retries
 
     @property
@@ -26,11 +35,28 @@ class LLMPlayer:
         return self._model.address
 
     async def act(self, ask: Ask) -> Reply:
+        temperature = self._temperature
+        messages = ask.messages
+        if ask.attempt > 0 and self._retry_temperature is not None:
+            temperature = max(temperature, self._retry_temperature)
+            messages = _fresh_retry(ask)
         config = GenerationConfig(
-            temperature=self._temperature,
+            temperature=temperature,
             max_tokens=ask.max_tokens,
             seed=derive_seed(self._seed, ask.seat, len(ask.messages), ask.attempt),
         )
-        request = ModelRequest(messages=ask.messages, config=config, constraint=ask.constraint, affinity=ask.seat)
+        request = ModelRequest(messages=messages, config=config, constraint=ask.constraint, affinity=ask.seat)
         response = await self._model.generate(request)
         return Reply(text=response.text, calls=(to_call_record(response),))
+
+
+def _fresh_retry(ask: Ask) -> tuple[Message, ...]:
+    """The ask's first conversation with the latest refusal note joined to its last user message.
+
+    ``Ask.retry`` appends (refused reply, note) for each re-ask; this drops every pair and keeps the newest note.
+    """
+    original = ask.messages[: max(1, len(ask.messages) - 2 * ask.attempt)]
+    note = ask.messages[-1].content
+    if original and original[-1].role == "user":
+        return (*original[:-1], user(f"{original[-1].content}\n\n{note}"))
+    return (*original, user(note))
