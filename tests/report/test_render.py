@@ -334,3 +334,13 @@ def test_figures_draw_no_data_panels(tmp_path: Path) -> None:
                                  capability_figure(()))):
         width, _ = png_size(save(fig, tmp_path / f"{index}.png"))
         assert width > 300
+
+
+def test_win_rate_error_bars_stay_between_0_and_1() -> None:
+    rows = tuple(OutcomeRow(game="bluffing", model=model, matches=3, wins=wins, win_rate=rate, win_rate_std=0.47,
+                            variants=3, avg_rounds=1.0, avg_rounds_std=0.0, forfeits=0, invalid_move_rate=0.0)
+                 for model, wins, rate in (("local/a", 2, 2 / 3), ("local/b", 0, 0.0), ("local/c", 3, 1.0)))
+    fig = win_rate_figure(rows)
+    segments = [segment for collection in fig.axes[0].collections for segment in collection.get_segments()]
+    ys = [y for segment in segments for _, y in segment]
+    assert segments and max(ys) == pytest.approx(1.0) and min(ys) == pytest.approx(0.0)

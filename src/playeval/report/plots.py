@@ -159,12 +159,14 @@ def win_rate_figure(outcomes: Sequence[OutcomeRow], colors: Mapping[str, object]
                    zorder=2)
             for x, (_, row) in zip(xs, rows, strict=True):
                 spread = row.win_rate_std if row.variants >= 2 else 0.0
+                # a win rate lives in [0, 1]: the bar of +-sd stops at the ends (0.67 +- 0.47 drew up to 1.14)
+                below, above = min(spread, row.win_rate), min(spread, 1.0 - row.win_rate)
                 if row.variants >= 2:
-                    spread_handle = ax.errorbar(x, row.win_rate, yerr=spread, color="#333333", capsize=3,
-                                                elinewidth=1.1, capthick=1.1, zorder=3)
+                    spread_handle = ax.errorbar(x, row.win_rate, yerr=[[below], [above]], color="#333333",
+                                                capsize=3, elinewidth=1.1, capthick=1.1, zorder=3)
                 if row.win_rate == 0:  # an empty bar: keep the model's colour visible on the axis
                     ax.hlines(0, x - slot * 0.45, x + slot * 0.45, color=palette[model], linewidth=3, zorder=3)
-                top = row.win_rate + spread
+                top = row.win_rate + above
                 ax.annotate(f"{row.win_rate:.2f}", (x, top), xytext=(0, 3), textcoords="offset points",
                             ha="center", va="bottom", fontsize=8.5 if n <= 4 else 7.5, zorder=4)
         ax.set_xticks(range(len(games)), [game_label(g) for g in games])
@@ -376,7 +378,7 @@ def write_plots(data: ReportData, plot_dir: Path, models: Sequence[str], rel_dir
 
     add(win_rate_figure(data.outcomes, colors), "win_rate.png", "Win rate by game",
         "Bars: win rate per model and game (forfeits count as losses). Error bars: standard deviation of the "
-        "win rate across system prompt variants, where at least two occurred.")
+        "win rate across system prompt variants, where at least two occurred, cut at 0 and 1.")
     games = _unique([c.game for c in data.recall_curves if c.points])
     used: set[str] = set()
     for game in games:
