@@ -1,7 +1,7 @@
 """Two arena server processes on one PostgreSQL database serve the same game interchangeably.
 
 A throwaway PostgreSQL server is started as the store tests do (``tests/pg_server.py``), then two
-``uvicorn --factory playeval.web.app:app_from_env`` processes on free localhost ports, both with
+``playeval serve`` processes on free localhost ports, both with
 ``mock/player``. A game is started on A and every move (and every read) goes through B.
 """
 
@@ -39,14 +39,13 @@ def _free_port() -> int:
         return port
 
 
-def _start(url: str, tmp_path: Path, name: str) -> tuple[subprocess.Popen[bytes], str]:
+def _start(url: str, tmp_path: Path, name: str, workers: int) -> tuple[subprocess.Popen[bytes], str]:
     port = _free_port()
-    env = {**os.environ, "PLAYEVAL_DB": url, "PLAYEVAL_ARENA_MODELS": "mock/player", "PLAYEVAL_ARENA_NO_CACHE": "1",
-           "PLAYEVAL_HOME": str(tmp_path / name), "PLAYEVAL_CACHE_DIR": str(tmp_path / name / "cache")}
+    env = {**os.environ, "PLAYEVAL_HOME": str(tmp_path / name), "PLAYEVAL_CACHE_DIR": str(tmp_path / name / "cache")}
     log = (tmp_path / f"{name}.log").open("wb")
     process = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "--factory", "playeval.web.app:app_from_env", "--host", "127.0.0.1",
-         "--port", str(port), "--log-level", "info"], env=env, stdout=log, stderr=subprocess.STDOUT)
+        [sys.executable, "-m", "playeval.cli.main", "serve", "--db", url, "--models", "mock/player", "--no-cache",
+         "--host", "127.0.0.1", "--port", str(port), "--workers", str(workers)], env=env, stdout=log, stderr=subprocess.STDOUT)
     return process, f"http://127.0.0.1:{port}"
 
 
@@ -67,7 +66,8 @@ def _wait_ready(process: subprocess.Popen[bytes], base: str, log: Path) -> None:
 @pytest.fixture
 def servers(database_url: str, tmp_path: Path) -> Iterator[tuple[str, str]]:
     Store.open(database_url).close()  # migrate once, before both servers start
-    started = [_start(database_url, tmp_path, name) for name in ("a", "b")]
+    # B runs two worker processes itself, so the game crosses three processes
+    started = [_start(database_url, tmp_path, name, workers) for name, workers in (("a", 1), ("b", 2))]
     try:
         for (process, base), name in zip(started, ("a", "b"), strict=True):
             _wait_ready(process, base, tmp_path / f"{name}.log")
