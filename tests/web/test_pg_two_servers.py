@@ -45,7 +45,8 @@ def _start(url: str, tmp_path: Path, name: str, workers: int) -> tuple[subproces
     log = (tmp_path / f"{name}.log").open("wb")
     process = subprocess.Popen(
         [sys.executable, "-m", "playeval.cli.main", "serve", "--db", url, "--models", "mock/player", "--no-cache",
-         "--host", "127.0.0.1", "--port", str(port), "--workers", str(workers)], env=env, stdout=log, stderr=subprocess.STDOUT)
+         "--host", "127.0.0.1", "--port", str(port), "--workers", str(workers)],
+        env=env, stdout=log, stderr=subprocess.STDOUT)
     return process, f"http://127.0.0.1:{port}"
 
 

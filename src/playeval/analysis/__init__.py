@@ -5,7 +5,7 @@ Outcome metrics (``summarize``), the retrospective analysis (``RetroRunner``), p
 statistics (``ranking`` pure functions, ``compare`` against other rankings).
 """
 
-from playeval.analysis.compare import Comparison, compare, load_rankings, run_rankings
+from playeval.analysis.compare import Comparison, RunRanking, compare, load_rankings, run_rankings
 from playeval.analysis.load import match_rows
 from playeval.analysis.outcomes import MatchRow, ModelResult, summarize
 from playeval.analysis.procedural import (
@@ -44,6 +44,7 @@ __all__ = [
     "RetroRunner",
     "RetroSummary",
     "RetroTask",
+    "RunRanking",
     "SkillStanding",
     "bluffing_metrics",
     "candidate_list_metrics",

@@ -32,16 +32,40 @@ class Comparison:
     rbo_p: float
 
 
-def run_rankings(results: Sequence[ModelResult], profiles: Sequence[Profile]) -> dict[str, list[str]]:
-    """``Game-Outcome`` by win rate and ``Game-Retro (skill)`` by skill rank, best first (ties by name)."""
-    rankings: dict[str, list[str]] = {}
+@dataclass(frozen=True)
+class RunRanking:
+    """A run's ranking of its models, best first, and how much of it is only a tie broken by name."""
+
+    order: list[str]
+    tied_pairs: int
+    """Pairs of models with equal scores; the order puts them by name, which says nothing about the models."""
+
+
+def _ranking(scores: dict[str, float], *, higher_is_better: bool = True) -> RunRanking | None:
+    """The ranking of ``scores``; ``None`` when every model has the same score (nothing to compare)."""
+    values = list(scores.values())
+    tied = sum(1 for i, a in enumerate(values) for b in values[i + 1:] if a == b)
+    if len(values) < 2 or tied == len(values) * (len(values) - 1) // 2:
+        return None
+    return RunRanking(ranking_from_scores(scores, higher_is_better=higher_is_better), tied)
+
+
+def run_rankings(results: Sequence[ModelResult], profiles: Sequence[Profile]) -> dict[str, RunRanking]:
+    """``Game-Outcome`` by win rate and ``Game-Retro (skill)`` by skill rank, best first (ties by name).
+
+    A ranking in which every model ties (three models that all won nothing) is left out: its order would be
+    alphabetical, and a Kendall's tau or RBO computed from it would measure the names.
+    """
+    rankings: dict[str, RunRanking] = {}
     for game in sorted({r.game for r in results}):
-        rankings[f"{game.capitalize()}-Outcome"] = ranking_from_scores(
-            {r.model: r.win_rate for r in results if r.game == game})
+        outcome = _ranking({r.model: r.win_rate for r in results if r.game == game})
+        if outcome is not None:
+            rankings[f"{game.capitalize()}-Outcome"] = outcome
     for game, skill in RETRO_SKILL.items():
         ranks = {p.model: s.rank for p in profiles for s in p.skills if s.skill == skill and s.rank is not None}
-        if len(ranks) >= 2 and game in {r.game for r in results}:
-            rankings[f"{game.capitalize()}-Retro ({skill})"] = ranking_from_scores(ranks, higher_is_better=False)
+        retro = _ranking(ranks, higher_is_better=False)
+        if retro is not None and game in {r.game for r in results}:
+            rankings[f"{game.capitalize()}-Retro ({skill})"] = retro
     return rankings
 
 

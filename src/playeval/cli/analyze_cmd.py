@@ -139,20 +139,22 @@ def compare_cmd(
         summaries = summarize_procedural(match_retros(store, run_id, registry))
         models = sorted({r.model for r in results})
         ours = run_rankings(results, capability_profiles(summaries, models))
-    rows = compare(ours, theirs, p=p, permutations=permutations, seed=seed)
+    rows = compare({name: ranking.order for name, ranking in ours.items()}, theirs, p=p, permutations=permutations,
+                   seed=seed)
     if not rows:
         fail("no pair of rankings shares three or more models; are the model names the same in the file?")
     table = Table(title=f"run {run_id} vs {rankings.name}", box=box.SIMPLE_HEAD, padding=(0, 1))
-    for column in ("run ranking", "other ranking", "n", "tau", "z", "p (tau)", "RBO", "p (RBO)"):
+    for column in ("run ranking", "other ranking", "n", "ties", "tau", "z", "p (tau)", "RBO", "p (RBO)"):
         table.add_column(column, justify="left" if "ranking" in column else "right")
     for row in rows:
-        table.add_row(row.ours, row.theirs, str(len(row.models)), f"{row.tau:.2f}", f"{row.z:.4f}", f"{row.p:.4f}",
-                      f"{row.rbo:.2f}", f"{row.rbo_p:.4f}")
+        table.add_row(row.ours, row.theirs, str(len(row.models)), str(ours[row.ours].tied_pairs), f"{row.tau:.2f}",
+                      f"{row.z:.4f}", f"{row.p:.4f}", f"{row.rbo:.2f}", f"{row.rbo_p:.4f}")
     console = stdout()
     print_table(console, table)
     console.print("tau test: one-sided, Var(tau) = 2/(n(n-1)) as in GameArena Appendix D.1; RBO: extrapolated, "
-                  f"p = {p}; its p-value from {permutations} random orderings (seed {seed}). Ties in the run's "
-                  "rankings are broken by name.")
+                  f"p = {p}; its p-value from {permutations} random orderings (seed {seed}). ties: pairs of models "
+                  "the run scored equally, ordered by name; a row with ties partly measures the names. Rankings "
+                  "in which every model ties are left out.")
 
 
 def register(app: typer.Typer) -> None:
