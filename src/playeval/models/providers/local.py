@@ -148,6 +148,12 @@ class LocalProvider:
         from playeval.models.providers.llama_loader import parse_grammar  # loaded with the model
 
         config = request.config
+        if config.temperature > 0:
+            # Sampling is reproducible only if the prompt's logits are: a context that reuses its cached prefix
+            # evaluates just the tail, in batches of another shape, and the logits differ in the last bits,
+            # enough to flip a sample at T=0.9 (the same seeded request gave two different stories). Greedy
+            # requests keep the reuse: their argmax does not move.
+            llama.reset()  # type: ignore[no-untyped-call]
         grammar_text = constraint_grammar(request.constraint)
         grammar = parse_grammar(llama, grammar_text) if grammar_text is not None else None
         sampling: dict[str, Any] = {
