@@ -164,15 +164,20 @@ def test_a_guess_must_name_something() -> None:
             game.parse(state, ask, text)
 
 
-def test_a_category_is_not_a_guess() -> None:
-    state = game.initial_state(spec())
-    ask = game.next_ask(state)
-    for category in ("a man-made object", "a household item", "Small Things", "some kitchen stuff"):
-        with pytest.raises(FormatError, match="specific object"):
-            game.parse(state, ask, f"This is a guess -- are you thinking of {category}?")
+def test_a_category_is_a_wrong_guess_answered_by_the_rules() -> None:
+    for category in ("a man-made object", "a household item", "Small Things", "some kitchen stuff",
+                     "a metal object"):
+        state = game.initial_state(spec(secret="eyeglasses"))
+        action = game.parse(state, game.next_ask(state), f"This is a guess -- are you thinking of {category}?")
+        assert action.kind == "guess" and action.text == category
+        state = game.apply(state, action)
+        # no answerer is asked (a lenient one confirmed "a man-made object" for eyeglasses): the rules say No
+        assert state.turns[-1].answer == "No" and state.turns[-1].category
+        assert game.outcome(state) is None and game.next_ask(state).seat == GUESSER
+        assert game.transcript(state)[-1] == (ANSWERER, "No (a category, not an object: answered by the rules)")
     for named in ("an object lesson plan", "a thing-a-ma-bob", "an itemised receipt", "a kitchen timer"):
-        action = game.parse(state, ask, f"This is a guess -- are you thinking of {named}?")
-        assert action.kind == "guess" and action.text == named
+        state = game.apply(game.initial_state(spec(secret="eyeglasses")), guess(named))
+        assert state.turns[-1].answer is None and game.next_ask(state).seat == ANSWERER
 
 
 def test_confirmation_ask_names_secret_and_guess() -> None:

@@ -45,16 +45,23 @@ _SHORT_GUESS = re.compile(r"^\s*guess\s*[:\-]?\s+(?P<object>.+?)\s*\??\s*$", re.
 # Guesses that name nothing: a model that says "the object" has not guessed.
 _PLACEHOLDERS = frozenset({"object", "thing", "something", "item", "it", "this", "that", "anything", "everything",
                            "stuff", "your object", "secret object", "secret", "unknown", "x"})
-# Nor does a category: "a man-made object", "a household item" or "a small thing" would be confirmed by a lenient
-# answerer (a 1.5B model confirmed "a man-made object" for eyeglasses) without the object ever being named.
+# A category ("a man-made object", "a household item", "a metal object") is a guess that names no object: the rules
+# answer it No, as a person would, instead of asking the answerer; a lenient 1.5B answerer confirmed "a man-made
+# object" for eyeglasses. It uses the turn like any wrong guess.
 _GENERIC_HEADS = frozenset({"object", "thing", "item", "stuff", "something", "anything", "everything"})
 _DECORATION = re.compile(r"^[\s*_`\"'>#]+|[\s*_`\"']+$")
 
 
 def _names_nothing(guess: str) -> bool:
-    """A placeholder ("the object") or a category whose head noun is generic ("a man-made object")."""
+    """A placeholder left unfilled ("the object", "something"): the reply is not a guess at all."""
     name = normalize_name(guess)
-    return not name or name in _PLACEHOLDERS or name.split()[-1] in _GENERIC_HEADS
+    return not name or name in _PLACEHOLDERS
+
+
+def is_category(guess: str) -> bool:
+    """A guess whose head noun is generic ("a man-made object"): a class of objects, not one."""
+    words = normalize_name(guess).split()
+    return bool(words) and words[-1] in _GENERIC_HEADS
 
 
 @dataclass(frozen=True)
@@ -64,6 +71,8 @@ class Turn:
     text: str
     answer: str | None = None
     confirmed_by_rules: bool = False
+    category: bool = False
+    """A guess that named a category; the rules answered it No."""
 
     def said(self) -> str:
         """The guesser's line as it was said: the question, or the guess in the protocol's words."""
@@ -277,6 +286,8 @@ class Akinator:
             if action.kind == "guess" and state.spec.secret and same_name(action.text, state.spec.secret):
                 return replace(state, turns=(*state.turns, replace(turn, answer="Yes", confirmed_by_rules=True)),
                                won=True)
+            if action.kind == "guess" and is_category(action.text):
+                return replace(state, turns=(*state.turns, replace(turn, answer="No", category=True)))
             return replace(state, turns=(*state.turns, turn))
         if action.seat == ANSWERER:
             if pending is None:
@@ -329,6 +340,7 @@ class Akinator:
         for turn in state.turns:
             lines.append((GUESSER, turn.said()))
             if turn.answer is not None:
-                suffix = " (matched by the rules)" if turn.confirmed_by_rules else ""
+                suffix = " (matched by the rules)" if turn.confirmed_by_rules else \
+                    " (a category, not an object: answered by the rules)" if turn.category else ""
                 lines.append((ANSWERER, turn.answer + suffix))
         return lines
