@@ -31,7 +31,8 @@ from typing import Any
 
 import pytest
 
-from playeval.games.taboo.words import find_word
+from playeval.games.taboo.data import CATEGORIES, load_words
+from playeval.games.taboo.words import find_word, word_forms
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -360,7 +361,9 @@ def test_taboo_whole_game(phone: Session) -> None:
     expect(page.locator("#counter")).to_have_text("0 / 140")
 
     # a clue with a form of the word is refused on the page, with the reason, and never sent
-    plural = word + ("es" if word.endswith(("s", "x", "z", "ch", "sh")) else "s")
+    # a form the rules name (dragonfly -> dragonflies; word + "s" is not always one), upper-cased
+    plural = max(sorted(word_forms(word)), key=len)
+    assert plural != word.lower() and find_word(plural.upper(), word) is not None
     textarea.fill(f"Two {plural.upper()} walk into a bar")
     expect(page.locator("#local-error")).to_contain_text("contains the secret word")
     textarea.press("Enter")
@@ -433,6 +436,11 @@ def test_taboo_page_check_mirrors_the_rules(session: Session) -> None:
     for text, word in cases:
         in_page = page.evaluate("([text, word]) => window.TabooWords.findWord(text, word)", [text, word])
         assert in_page == find_word(text, word), (text, word)
+    # and on every form of every word the game can draw, in a sentence, upper-cased as a person might type it
+    samples = [[f"Two {form.upper()} walk in", word] for category in CATEGORIES for word in load_words(category)
+               for form in sorted(word_forms(word))]
+    in_page = page.evaluate("(pairs) => pairs.map(([t, w]) => window.TabooWords.findWord(t, w))", samples)
+    assert in_page == [find_word(text, word) for text, word in samples]
 
 
 def test_bluffing_whole_game(session: Session) -> None:
