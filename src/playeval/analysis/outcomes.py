@@ -55,6 +55,9 @@ class ModelResult:
     tokens: int
     seconds: float
     invalid_move_rate: float = 0.0
+    scored: int = 0
+    """Matches counted in the win rate: all but the aborted ones and those the opponent forfeited."""
+    aborted: int = 0
 
 
 def _std(values: Sequence[float]) -> float:
@@ -98,6 +101,8 @@ def _summarize_group(game: str, model: str, rows: list[MatchRow]) -> ModelResult
         tokens=sum(r.tokens for r in rows),
         seconds=sum(r.seconds for r in rows),
         invalid_move_rate=_rate(sum(r.rejected for r in rows), sum(r.replies for r in rows)),
+        scored=len(scored),
+        aborted=sum(1 for r in rows if r.outcome.status == "aborted"),
     )
 
 

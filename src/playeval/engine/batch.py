@@ -14,9 +14,9 @@ from playeval.core.registry import GameRegistry
 from playeval.core.rng import match_rng
 from playeval.engine.match import play_match
 from playeval.engine.plan import SCRIPTED, PlannedMatch, RunConfig, plan_matches
-from playeval.models import ModelHub
+from playeval.models import Model, ModelHub
 from playeval.players.base import Player
-from playeval.players.llm import LLMPlayer
+from playeval.players.llm import DEFAULT_MAX_RETRIES, LLMPlayer
 from playeval.store import MatchRecord, Store
 
 OnMatch = Callable[[PlannedMatch, Outcome], None]
@@ -33,13 +33,19 @@ class RunInterrupted(PlayevalError):
         self.run_id = run_id
 
 
+def model_player(game: Game[Any], seat: str, model: Model, *, seed: int, temperature: float = 0.0,
+                 max_retries: int = DEFAULT_MAX_RETRIES) -> LLMPlayer:
+    """A model in ``seat``. The evaluated seat keeps the run's settings on re-asks; any other seat (a simulated
+    person) re-asks with fresh, sampled tries (``OPPONENT_RETRY_TEMPERATURE``), since greedy decoding repeats
+    the refused reply word for word."""
+    retry_temperature = None if seat == evaluated_seat(game) else OPPONENT_RETRY_TEMPERATURE
+    return LLMPlayer(model, seed=seed, temperature=temperature, max_retries=max_retries,
+                     retry_temperature=retry_temperature)
+
+
 def build_players(game: Game[Any], spec: MatchSpec, config: RunConfig, model: str, hub: ModelHub,
                   seed: int) -> dict[str, Player]:
-    """The evaluated seat gets ``model``; every other seat gets the opponent (a model or ``scripted``).
-
-    The opponent's re-asks after a rejected reply are sampled (``OPPONENT_RETRY_TEMPERATURE``) rather than
-    greedy, which would repeat the refused reply word for word; the evaluated seat keeps the run's settings.
-    """
+    """The evaluated seat gets ``model``; every other seat gets the opponent (a model or ``scripted``)."""
     target = evaluated_seat(game)
     players: dict[str, Player] = {}
     for seat in game.seats:
@@ -47,9 +53,8 @@ def build_players(game: Game[Any], spec: MatchSpec, config: RunConfig, model: st
         if address == SCRIPTED:
             players[seat.name] = game.scripted_player(seat.name, spec)
         else:
-            retry_temperature = None if seat.name == target else OPPONENT_RETRY_TEMPERATURE
-            players[seat.name] = LLMPlayer(hub.get(address), seed=seed, temperature=config.temperature,
-                                           max_retries=config.max_retries, retry_temperature=retry_temperature)
+            players[seat.name] = model_player(game, seat.name, hub.get(address), seed=seed,
+                                              temperature=config.temperature, max_retries=config.max_retries)
     return players
 
 

@@ -29,9 +29,10 @@ from playeval.core.game import Game
 from playeval.core.match import MatchSpec, Outcome
 from playeval.core.registry import GameRegistry
 from playeval.core.rng import match_rng
-from playeval.engine.step import MatchOver, NotYourTurn, advance, submit
+from playeval.engine.batch import model_player
+from playeval.engine.step import MatchOver, NotYourTurn, abandon, advance, submit
 from playeval.models import ModelError, ModelHub
-from playeval.players import LLMPlayer, Player
+from playeval.players import Player
 from playeval.store import DuplicateSurvey, LogMoved, MatchClosed, Store, WebMatchRecord
 from playeval.web.bodies import Move, StartMatch, StartWatch, Survey
 from playeval.web.present import Loaded, match_view, person_seat, position, replay_view, summary
@@ -370,12 +371,9 @@ class Arena:
         seat = self._owner_seat(loaded, token)
         if loaded.finished:
             raise Conflict("the match is already over")
-        game = self.game(loaded.match.game)
-        outcome = Outcome(status="aborted", winner=None, reason=ABANDON_REASON, rounds=game.rounds(
-            position(game, loaded).state))
         try:
-            self.store.finish_match(match_id, outcome)
-        except MatchClosed:
+            self._stop(loaded, ABANDON_REASON)
+        except (MatchOver, MatchClosed):
             raise Conflict("the match is already over") from None
         task = self._tasks.get(match_id)
         if task is not None:
@@ -511,13 +509,15 @@ class Arena:
     def _abort(self, match_id: str, reason: str) -> None:
         try:
             loaded = self.load(match_id)
-            if loaded.finished:
-                return
-            game = self.game(loaded.match.game)
-            rounds = game.rounds(position(game, loaded).state)
-            self.store.finish_match(match_id, Outcome(status="aborted", winner=None, reason=reason, rounds=rounds))
-        except (MatchClosed, ArenaError):
+            if not loaded.finished:
+                self._stop(loaded, reason)
+        except (MatchOver, MatchClosed, ArenaError):
             return
+
+    def _stop(self, loaded: Loaded, reason: str) -> None:
+        """Record the end of a live match from outside (``engine.step.abandon``): aborted with ``reason``."""
+        match = loaded.match
+        abandon(self.game(match.game), match.spec, loaded.events, self.store, match.id, reason)
 
     def _players(self, game: Game[Any], loaded: Loaded) -> dict[str, Player | None]:
         human = loaded.web.human_seat if loaded.web is not None else None
@@ -526,8 +526,8 @@ class Arena:
             if assignment.seat == human:
                 players[assignment.seat] = None
             elif assignment.model:
-                players[assignment.seat] = LLMPlayer(self.hub.get(assignment.model), seed=loaded.match.seed,
-                                                     temperature=self.settings.temperature)
+                players[assignment.seat] = model_player(game, assignment.seat, self.hub.get(assignment.model),
+                                                        seed=loaded.match.seed, temperature=self.settings.temperature)
             else:
                 players[assignment.seat] = game.scripted_player(assignment.seat, loaded.match.spec)
         return players

@@ -22,7 +22,6 @@ from typing import Any, Literal
 
 from playeval.analysis import MatchRetro, MatchRow, score_retro, summarize, summarize_procedural
 from playeval.core.game import Game, evaluated_seat
-from playeval.core.match import Outcome
 from playeval.core.registry import GameRegistry
 from playeval.store import MatchRecord, Store, SurveyRecord
 from playeval.web.views import GameStats, LeaderboardView, ModelRow, PeopleRow, StatsView
@@ -47,13 +46,6 @@ def wilson_interval(wins: int, n: int, z: float = Z_95) -> tuple[float | None, f
     low = 0.0 if wins == 0 else max(0.0, min(p, centre - half))  # exact at the ends, never past p by rounding
     high = 1.0 if wins == n else min(1.0, max(p, centre + half))
     return low, high
-
-
-def _scored(outcome: Outcome, seat: str) -> bool:
-    """Whether a match counts in the seat's win rate: not aborted, and not won by the opponent's forfeit."""
-    if outcome.status == "aborted":
-        return False
-    return not (outcome.status == "forfeit" and outcome.forfeit_seat != seat)
 
 
 @dataclass(frozen=True)
@@ -123,35 +115,25 @@ def leaderboard(store: Store, registry: GameRegistry, *, game: str = ALL_GAMES,
 
 
 def _model_rows(rows: Sequence[MatchRow], metrics: Any) -> list[ModelRow]:
-    scored: dict[tuple[str, str], int] = defaultdict(int)
-    for row in rows:
-        scored[(row.game, row.model)] += _scored(row.outcome, row.seat)
     found: list[ModelRow] = []
     for result in summarize(rows):
-        n = scored[(result.game, result.model)]
-        low, high = wilson_interval(result.wins, n)
-        found.append(ModelRow(game=result.game, model=result.model, matches=result.matches, scored=n,
-                              wins=result.wins, win_rate=result.win_rate if n else None, ci_low=low, ci_high=high,
-                              avg_rounds=result.avg_rounds, forfeits=result.forfeits,
+        low, high = wilson_interval(result.wins, result.scored)
+        found.append(ModelRow(game=result.game, model=result.model, matches=result.matches, scored=result.scored,
+                              wins=result.wins, win_rate=result.win_rate if result.scored else None, ci_low=low,
+                              ci_high=high, avg_rounds=result.avg_rounds, forfeits=result.forfeits,
                               metrics=dict(metrics(result.game, result.model))))
     return sorted(found, key=lambda r: (r.game, -(r.win_rate or 0.0), -r.scored, r.model))
 
 
 def _people_rows(rows: Sequence[MatchRow]) -> list[PeopleRow]:
-    groups: dict[tuple[str, str], list[MatchRow]] = defaultdict(list)
-    for row in rows:
-        groups[(row.game, row.seat)].append(row)
+    """People's records per game and seat: the same scoring as the models', grouped by the seat they held."""
     found: list[PeopleRow] = []
-    for (game, seat), group in sorted(groups.items()):
-        scored = [row for row in group if _scored(row.outcome, row.seat)]
-        wins = sum(1 for row in scored if row.outcome.winner == seat)
-        played = [row.outcome.rounds for row in scored if row.outcome.status == "finished"]
-        low, high = wilson_interval(wins, len(scored))
-        found.append(PeopleRow(game=game, seat=seat, matches=len(group), scored=len(scored), wins=wins,
-                               win_rate=wins / len(scored) if scored else None, ci_low=low, ci_high=high,
-                               avg_rounds=sum(played) / len(played) if played else None,
-                               abandoned=sum(1 for row in group if row.outcome.status == "aborted")))
-    return found
+    for result in summarize(replace(row, model=row.seat) for row in rows):
+        low, high = wilson_interval(result.wins, result.scored)
+        found.append(PeopleRow(game=result.game, seat=result.model, matches=result.matches, scored=result.scored,
+                               wins=result.wins, win_rate=result.win_rate if result.scored else None, ci_low=low,
+                               ci_high=high, avg_rounds=result.avg_rounds, abandoned=result.aborted))
+    return sorted(found, key=lambda r: (r.game, r.seat))
 
 
 # -- statistics -----------------------------------------------------------------------------------------------
@@ -196,9 +178,6 @@ def survey_distributions(surveys: Iterable[SurveyRecord]) -> dict[str, dict[str,
 
 def plot_png(board: LeaderboardView) -> bytes:
     """Win rates with their Wilson 95% intervals, models then people, as a PNG."""
-    import matplotlib
-
-    matplotlib.use("Agg")
     from matplotlib.figure import Figure
 
     bars: list[tuple[str, float, float, float, str]] = []

@@ -13,10 +13,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from playeval.core.events import ActionApplied, Event, MatchEnded, ReplyRejected
+from playeval.core.events import Event, MatchEnded
 from playeval.core.game import Game, evaluated_seat
 from playeval.core.match import Outcome
-from playeval.engine.master import state_from_events
+from playeval.engine.master import pending_rejections, state_from_events
 from playeval.games.akinator.rules import MAX_QUESTION_CHARS as AKINATOR_QUESTION_CHARS
 from playeval.games.bluffing.parsing import MAX_ANSWER_CHARS, MAX_QUESTION_CHARS
 from playeval.games.taboo.parsing import MAX_CLUE_CHARS, MAX_REPLY_CHARS
@@ -118,12 +118,7 @@ def _outcome_view(outcome: Outcome | None, viewer: str | None) -> OutcomeView | 
 
 def _last_rejection(events: Sequence[Event], seat: str) -> str | None:
     """The reason the seat's last reply was refused, while that move is still to be made."""
-    for event in reversed(events):
-        if isinstance(event, (ActionApplied, MatchEnded)):
-            return None
-        if isinstance(event, ReplyRejected) and event.seat == seat:
-            return event.reason
-    return None
+    return next((r.reason for r in reversed(pending_rejections(events)) if r.seat == seat), None)
 
 
 def _status(loaded: Loaded, where: Position, viewer: str | None) -> ViewStatus:
