@@ -73,12 +73,16 @@ async def wait_view(client: httpx.AsyncClient, match_id: str, statuses: set[str]
 
 
 async def play(client: httpx.AsyncClient, match_id: str, answer: Answer, seen: Seen | None = None,
-               headers: dict[str, str] | None = None, max_moves: int = 60) -> dict[str, Any]:
-    """Play the person's side until the match is over; returns the finished view."""
+               headers: dict[str, str] | None = None, max_moves: int = 60, pause_s: float = 0.0) -> dict[str, Any]:
+    """Play the person's side until the match is over; returns the finished view.
+
+    ``pause_s``: how long the person thinks before each answer, so a stream polling the store sees their turn.
+    """
     for _ in range(max_moves):
         view = await wait_view(client, match_id, {"your_turn", "finished"}, seen, headers=headers)
         if view["status"] == "finished":
             return view
+        await asyncio.sleep(pause_s)
         response = await client.post(f"/api/matches/{match_id}/moves", json={"text": answer(view), "seq": view["seq"]},
                                       headers=headers)
         if seen is not None:

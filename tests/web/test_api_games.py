@@ -113,7 +113,8 @@ async def test_the_stream_of_a_played_match_shows_each_turn(tmp_path: Path, monk
         match_id = created.json()["id"]
         stream = asyncio.create_task(client.get(f"/api/matches/{match_id}/stream"))
         answers = iter(["Yes, Etna, in 2019.", "Two friends from school."])
-        await play(client, match_id, lambda view: next(answers))
+        # the person thinks 0.5 s (25 stream polls) per turn, so the stream cannot miss their turn
+        await play(client, match_id, lambda view: next(answers), pause_s=0.5)
         response = await asyncio.wait_for(stream, timeout=60)
     views = sse_views(response.text)
     statuses = [view["status"] for view in views]
