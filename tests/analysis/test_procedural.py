@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from playeval.analysis.procedural import (
+from playeval.metrics.procedural import (
     JUDGEMENT_LEVELS,
     bluffing_metrics,
     candidate_list_metrics,

@@ -6,21 +6,13 @@ statistics (``ranking`` pure functions, ``compare`` against other rankings).
 """
 
 from playeval.analysis.compare import Comparison, RunRanking, compare, load_rankings, run_rankings
-from playeval.analysis.load import match_rows
+from playeval.analysis.load import match_rows, seat_rows
 from playeval.analysis.outcomes import MatchRow, ModelResult, summarize
-from playeval.analysis.procedural import (
-    JUDGEMENT_LEVELS,
-    bluffing_metrics,
-    candidate_list_metrics,
-    disparity_ratio,
-    judgement_level,
-)
-from playeval.analysis.profile import SKILLS, Profile, SkillStanding, capability_profiles
+from playeval.analysis.profile import Profile, SkillStanding, capability_profiles, skills
 from playeval.analysis.ranking import KendallResult, kendall_tau, ranking_from_scores, rbo, rbo_permutation_test
 from playeval.analysis.retro import RetroPlan, RetroRunner, RetroSummary, RetroTask
 from playeval.analysis.retro_metrics import (
     MatchRetro,
-    MetricSpec,
     ProceduralSummary,
     match_retros,
     metric_specs,
@@ -28,10 +20,17 @@ from playeval.analysis.retro_metrics import (
     score_retro,
     summarize_procedural,
 )
+from playeval.core.info import MetricSpec
+from playeval.metrics.procedural import (
+    JUDGEMENT_LEVELS,
+    bluffing_metrics,
+    candidate_list_metrics,
+    disparity_ratio,
+    judgement_level,
+)
 
 __all__ = [
     "JUDGEMENT_LEVELS",
-    "SKILLS",
     "Comparison",
     "KendallResult",
     "MatchRetro",
@@ -63,6 +62,8 @@ __all__ = [
     "recall_by_round",
     "run_rankings",
     "score_retro",
+    "seat_rows",
+    "skills",
     "summarize",
     "summarize_procedural",
 ]

@@ -16,8 +16,7 @@ from playeval.analysis.outcomes import ModelResult
 from playeval.analysis.profile import Profile
 from playeval.analysis.ranking import kendall_tau, ranking_from_scores, rbo, rbo_permutation_test
 from playeval.core.errors import ConfigError
-
-RETRO_SKILL: dict[str, str] = {"akinator": "deductive", "taboo": "abductive", "bluffing": "inductive"}
+from playeval.core.registry import GameRegistry
 
 
 @dataclass(frozen=True)
@@ -50,8 +49,10 @@ def _ranking(scores: dict[str, float], *, higher_is_better: bool = True) -> RunR
     return RunRanking(ranking_from_scores(scores, higher_is_better=higher_is_better), tied)
 
 
-def run_rankings(results: Sequence[ModelResult], profiles: Sequence[Profile]) -> dict[str, RunRanking]:
-    """``Game-Outcome`` by win rate and ``Game-Retro (skill)`` by skill rank, best first (ties by name).
+def run_rankings(results: Sequence[ModelResult], profiles: Sequence[Profile],
+                 registry: GameRegistry) -> dict[str, RunRanking]:
+    """``Game-Outcome`` by win rate and ``Game-Retro (skill)`` by the rank on the game's ``ranking_skill``,
+    best first (ties by name).
 
     A ranking in which every model ties (three models that all won nothing) is left out: its order would be
     alphabetical, and a Kendall's tau or RBO computed from it would measure the names.
@@ -61,7 +62,7 @@ def run_rankings(results: Sequence[ModelResult], profiles: Sequence[Profile]) ->
         outcome = _ranking({r.model: r.win_rate for r in results if r.game == game})
         if outcome is not None:
             rankings[f"{game.capitalize()}-Outcome"] = outcome
-    for game, skill in RETRO_SKILL.items():
+    for game, skill in ((g.id, g.ranking_skill) for g in registry if g.ranking_skill is not None):
         ranks = {p.model: s.rank for p in profiles for s in p.skills if s.skill == skill and s.rank is not None}
         retro = _ranking(ranks, higher_is_better=False)
         if retro is not None and game in {r.game for r in results}:

@@ -1,36 +1,46 @@
-"""Reading finished matches out of the store into analysis rows."""
+"""Reading finished matches out of the store into analysis rows: one per evaluated seat."""
 
 from __future__ import annotations
 
 from playeval.analysis.outcomes import MatchRow
 from playeval.core.events import ReplyReceived, ReplyRejected
-from playeval.core.game import evaluated_seat
+from playeval.core.game import seat_evaluated
 from playeval.core.registry import GameRegistry
-from playeval.store import Store
+from playeval.store import MatchRecord, Store
 
 
-def match_rows(store: Store, run_id: str, registry: GameRegistry) -> list[MatchRow]:
-    """One row per finished match of ``run_id``, seen from the game's evaluated seat."""
+def seat_rows(store: Store, match: MatchRecord, registry: GameRegistry, *, with_calls: bool = True) -> list[MatchRow]:
+    """A finished match's rows, one per evaluated seat held by a model (``with_calls``: tokens, time and
+    replies counted from its calls and log)."""
+    if match.status != "finished" or match.outcome is None:
+        return []
+    game = registry.get(match.game)
+    seats = [s for s in match.seats if s.player_kind == "llm" and seat_evaluated(game, match.spec, s)]
+    if not seats:
+        return []
+    calls = store.calls(match.id) if with_calls else []
+    events = store.events(match.id) if with_calls else []
     rows: list[MatchRow] = []
-    seats: dict[str, str] = {}
-    for match in store.run_matches(run_id):
-        if match.status != "finished" or match.outcome is None:
-            continue
-        seat = seats.setdefault(match.game, evaluated_seat(registry.get(match.game)))
-        assignment = next((s for s in match.seats if s.seat == seat), None)
-        calls = [call for call in store.calls(match.id) if call.seat == seat]
-        events = store.events(match.id)
+    for assignment in seats:
+        seat = assignment.seat
+        own = [call for call in calls if call.seat == seat]
+        single = len(seats) == 1 and match.evaluated_model
         rows.append(MatchRow(
             game=match.game,
             level=match.level,
-            model=match.evaluated_model or (assignment.model if assignment and assignment.model else "?"),
+            model=(match.evaluated_model if single else assignment.model) or "?",
             seat=seat,
-            variant=assignment.prompt_variant if assignment else None,
+            variant=assignment.prompt_variant,
             outcome=match.outcome,
-            tokens=sum(call.prompt_tokens + call.completion_tokens for call in calls),
-            seconds=sum(call.latency_s for call in calls),
+            tokens=sum(call.prompt_tokens + call.completion_tokens for call in own),
+            seconds=sum(call.latency_s for call in own),
             replies=sum(1 for e in events if isinstance(e, ReplyReceived) and e.seat == seat),
             rejected=sum(1 for e in events if isinstance(e, ReplyRejected) and e.seat == seat),
             match_id=match.id,
         ))
     return rows
+
+
+def match_rows(store: Store, run_id: str, registry: GameRegistry) -> list[MatchRow]:
+    """The rows of every finished match of ``run_id``: one per evaluated seat."""
+    return [row for match in store.run_matches(run_id) for row in seat_rows(store, match, registry)]

@@ -1,10 +1,13 @@
 """Outcome metrics per model: win rate with its spread across prompt variants, rounds, forfeits, cost.
 
-The spread follows GameArena's Table 2: the win rate is computed per system
-prompt variant, and the standard deviation (population, ddof=0) is taken
-over the variants that occurred. Forfeits count as losses in the win rate
-and are also reported on their own; matches ended by an opponent's forfeit or
-aborted are left out of the win rate. Average rounds are over the matches the
+Rows are per evaluated seat (a table of players gives one row per seat), and
+a seat's result is ``Outcome.result_for(seat)``: in games with teams, results
+are grouped per team too. The spread follows GameArena's Table 2: the win rate
+is computed per system prompt variant, and the standard deviation
+(population, ddof=0) is taken over the variants that occurred. Forfeits count
+as losses in the win rate and are also reported on their own; matches ended by
+an opponent's forfeit or aborted are not scored and are left out of the win
+rate. Average rounds are over the matches the
 rules finished (a forfeit in turn 1 is not a quick game); ``None`` when there
 are none. The invalid-move rate is the evaluated model's rejected replies (format
 errors and rule violations) per reply it gave, kept apart from losses.
@@ -17,12 +20,12 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from playeval.core.match import Outcome
+from playeval.core.match import Outcome, SeatResult
 
 
 @dataclass(frozen=True)
 class MatchRow:
-    """One finished match seen from its evaluated seat."""
+    """One finished match seen from one of its evaluated seats."""
 
     game: str
     level: int
@@ -38,9 +41,19 @@ class MatchRow:
     """Of those, replies rejected as a format error or a rule violation."""
     match_id: str = ""
 
+    @property
+    def result(self) -> SeatResult:
+        return self.outcome.result_for(self.seat)
+
+    @property
+    def team(self) -> str | None:
+        return self.result.team
+
 
 @dataclass(frozen=True)
 class ModelResult:
+    """One model on one game (and one team, where the game has teams), Table 2's form."""
+
     game: str
     model: str
     matches: int
@@ -58,6 +71,7 @@ class ModelResult:
     scored: int = 0
     """Matches counted in the win rate: all but the aborted ones and those the opponent forfeited."""
     aborted: int = 0
+    team: str | None = None
 
 
 def _std(values: Sequence[float]) -> float:
@@ -65,22 +79,22 @@ def _std(values: Sequence[float]) -> float:
 
 
 def summarize(rows: Iterable[MatchRow]) -> list[ModelResult]:
-    """One result per (game, model), ordered by game then win rate (best first)."""
-    groups: dict[tuple[str, str], list[MatchRow]] = defaultdict(list)
+    """One result per (game, model, team), ordered by game then win rate (best first)."""
+    groups: dict[tuple[str, str, str | None], list[MatchRow]] = defaultdict(list)
     for row in rows:
-        groups[(row.game, row.model)].append(row)
-    results = [_summarize_group(game, model, group) for (game, model), group in groups.items()]
-    return sorted(results, key=lambda r: (r.game, -r.win_rate, r.model))
+        groups[(row.game, row.model, row.team)].append(row)
+    results = [_summarize_group(game, model, team, group) for (game, model, team), group in groups.items()]
+    return sorted(results, key=lambda r: (r.game, -r.win_rate, r.model, r.team or ""))
 
 
-def _summarize_group(game: str, model: str, rows: list[MatchRow]) -> ModelResult:
-    opponent_forfeits = [r for r in rows if r.outcome.status == "forfeit" and r.outcome.forfeit_seat != r.seat]
-    scored = [r for r in rows if r not in opponent_forfeits and r.outcome.status != "aborted"]
-    wins = sum(1 for r in scored if r.outcome.winner == r.seat)
+def _summarize_group(game: str, model: str, team: str | None, rows: list[MatchRow]) -> ModelResult:
+    opponent_forfeits = [r for r in rows if r.outcome.status == "forfeit" and not r.result.forfeited]
+    scored = [r for r in rows if r.result.won is not None]
+    wins = sum(1 for r in scored if r.result.won)
     by_variant: dict[int | None, list[MatchRow]] = defaultdict(list)
     for row in scored:
         by_variant[row.variant].append(row)
-    variant_rates = [sum(1 for r in group if r.outcome.winner == r.seat) / len(group) for group in by_variant.values()]
+    variant_rates = [sum(1 for r in group if r.result.won) / len(group) for group in by_variant.values()]
     played = [r for r in scored if r.outcome.status == "finished"]
     rounds_by_variant: dict[int | None, list[int]] = defaultdict(list)
     for row in played:
@@ -96,13 +110,14 @@ def _summarize_group(game: str, model: str, rows: list[MatchRow]) -> ModelResult
         variants=len(by_variant),
         avg_rounds=statistics.fmean(r.outcome.rounds for r in played) if played else None,
         avg_rounds_std=_std(variant_rounds) if played else None,
-        forfeits=sum(1 for r in rows if r.outcome.status == "forfeit" and r.outcome.forfeit_seat == r.seat),
+        forfeits=sum(1 for r in rows if r.result.forfeited),
         opponent_forfeits=len(opponent_forfeits),
         tokens=sum(r.tokens for r in rows),
         seconds=sum(r.seconds for r in rows),
         invalid_move_rate=_rate(sum(r.rejected for r in rows), sum(r.replies for r in rows)),
         scored=len(scored),
         aborted=sum(1 for r in rows if r.outcome.status == "aborted"),
+        team=team,
     )
 
 

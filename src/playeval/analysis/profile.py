@@ -14,8 +14,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from playeval.analysis.retro_metrics import ProceduralSummary, metric_specs
+from playeval.core.info import skills_of
+from playeval.core.registry import GameRegistry
 
-SKILLS: tuple[str, ...] = ("deductive", "abductive", "inductive", "multi-hop")
+
+def skills(registry: GameRegistry) -> tuple[str, ...]:
+    """The reasoning skills the registered games' metrics measure (GameArena's four first, in its order)."""
+    return skills_of([game.metrics for game in registry])
 
 
 @dataclass(frozen=True)
@@ -51,15 +56,16 @@ def _ranks(values: dict[str, float | None], lower_is_better: bool) -> dict[str, 
     return ranks
 
 
-def capability_profiles(summaries: Sequence[ProceduralSummary], models: Sequence[str]) -> list[Profile]:
-    """One profile per model, skills in ``SKILLS`` order."""
+def capability_profiles(summaries: Sequence[ProceduralSummary], models: Sequence[str],
+                        registry: GameRegistry) -> list[Profile]:
+    """One profile per model, skills in :func:`skills` order."""
     by_game: dict[str, dict[str, ProceduralSummary]] = defaultdict(dict)
     for summary in summaries:
         by_game[summary.game][summary.model] = summary
     ranks: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     behind: dict[str, dict[str, list[tuple[str, str, float | None]]]] = defaultdict(lambda: defaultdict(list))
     for game, per_model in sorted(by_game.items()):
-        for spec in metric_specs(game):
+        for spec in metric_specs(registry.get(game)):
             values = {model: per_model[model].values.get(spec.name) if model in per_model else None
                       for model in models}
             for model in models:
@@ -69,11 +75,12 @@ def capability_profiles(summaries: Sequence[ProceduralSummary], models: Sequence
             for model, rank in _ranks(values, spec.lower_is_better).items():
                 ranks[model][spec.skill].append(rank)
     profiles: list[Profile] = []
+    order = skills(registry)
     for model in models:
-        skills = tuple(
+        standings = tuple(
             SkillStanding(skill, statistics.fmean(ranks[model][skill]) if ranks[model][skill] else None,
                           tuple(behind[model][skill]))
-            for skill in SKILLS
+            for skill in order
         )
-        profiles.append(Profile(model, skills))
+        profiles.append(Profile(model, standings))
     return profiles

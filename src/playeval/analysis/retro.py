@@ -27,7 +27,7 @@ from playeval.analysis.retro_format import (
 )
 from playeval.core.ask import CallRecord, OutputConstraint
 from playeval.core.errors import FormatError
-from playeval.core.game import RetroGame, RetroPoint, evaluated_seat
+from playeval.core.game import RetroGame, RetroPoint, seat_evaluated
 from playeval.core.messages import Message, assistant, system, user
 from playeval.core.registry import GameRegistry
 from playeval.core.rng import derive_seed
@@ -95,34 +95,40 @@ class RetroRunner:
         for match in self._store.run_matches(run_id):
             if match.status != "finished" or match.outcome is None:
                 continue
-            why, points, model = self._points(match)
+            why, points = self._points(match)
             if why is not None:
                 skipped.append((match.id, why))
                 continue
             done = {(record.kind, record.round) for record in self._store.retro_outputs(match.id)}
             stored += len(done)
-            models.add(model)
-            for point in points:
+            for point, model in points:
+                models.add(model)
                 if (point.kind, point.round) not in done:
                     tasks.append(RetroTask(match.id, point.round, point.kind, model, point=point))
-            judge = self._judge or model
-            for point in points:
+            for point, model in points:
+                judge = self._judge or model
                 if point.kind == "candidates" and point.question and point.round > 1 \
                         and ("split", point.round) not in done:
                     models.add(judge)
                     tasks.append(RetroTask(match.id, point.round, "split", judge, question=point.question))
         return RetroPlan(tuple(tasks), stored, tuple(skipped), tuple(sorted(models)))
 
-    def _points(self, match: MatchRecord) -> tuple[str | None, Sequence[RetroPoint], str]:
+    def _points(self, match: MatchRecord) -> tuple[str | None, list[tuple[RetroPoint, str]]]:
+        """The match's retrospective points with the model of the seat each re-asks, or why there are none."""
         game = self._registry.get(match.game)
         if not isinstance(game, RetroGame):
-            return f"{match.game} has no retrospective analysis", (), ""
-        seat = evaluated_seat(game)
-        assignment = next((s for s in match.seats if s.seat == seat), None)
-        if assignment is None or assignment.player_kind != "llm" or not assignment.model:
-            return f"the {seat} seat was not played by a model", (), ""
+            return f"{match.game} has no retrospective analysis", []
+        seats = {s.seat: s for s in match.seats}
+        evaluated = [s.seat for s in match.seats if seat_evaluated(game, match.spec, s)]
         state = state_from_events(game, match.spec, self._store.events(match.id))
-        return None, game.retro_points(state), assignment.model
+        found: list[tuple[RetroPoint, str]] = []
+        for point in game.retro_points(state):
+            seat = point.seat or (evaluated[0] if evaluated else "")
+            assignment = seats.get(seat)
+            if assignment is None or assignment.player_kind != "llm" or not assignment.model:
+                return f"the {seat or 'evaluated'} seat was not played by a model", []
+            found.append((point, assignment.model))
+        return None, found
 
     async def run(self, run_id: str, plan: RetroPlan | None = None, on_output: OnOutput | None = None) -> RetroSummary:
         plan = plan or self.plan(run_id)

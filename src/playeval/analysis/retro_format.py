@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from playeval.analysis.procedural import JUDGEMENT_LEVELS
+from playeval.metrics.procedural import JUDGEMENT_LEVELS
 from playeval.core.errors import FormatError
 from playeval.core.normalize import normalize_name
 

@@ -41,13 +41,13 @@ def _fmt(value: float | None, percent: bool) -> str:
 def print_procedural(store: Store, run_id: str) -> None:
     """Table 3's form, one table per game, then the capability profile."""
     registry = default_registry()
-    summaries = summarize_procedural(match_retros(store, run_id, registry))
+    summaries = summarize_procedural(match_retros(store, run_id, registry), registry)
     console = stdout()
     if not summaries:
         console.print(f"run {run_id} has no retrospective outputs yet; run: playeval analyze retro {run_id}")
         return
     for game in sorted({s.game for s in summaries}):
-        specs = metric_specs(game)
+        specs = metric_specs(registry.get(game))
         table = Table(title=f"{game}: procedural metrics", box=box.SIMPLE_HEAD, padding=(0, 1))
         table.add_column("model", overflow="fold")
         table.add_column("n", justify="right")
@@ -58,16 +58,20 @@ def print_procedural(store: Store, run_id: str) -> None:
             table.add_row(summary.model, str(summary.matches),
                           *(_fmt(summary.values.get(spec.name), spec.percent) for spec in specs))
         print_table(console, table)
-        missing = [f"{s.model}: {s.never_found}" for s in summaries if s.game == game and s.never_found]
+        notes: dict[str, list[str]] = {}
+        for s in summaries:
+            for note, count in s.missing if s.game == game else ():
+                if count:
+                    notes.setdefault(note, []).append(f"{s.model}: {count}")
         failed = [f"{s.model}: {s.failed_outputs}" for s in summaries if s.game == game and s.failed_outputs]
-        if missing:
-            console.print(f"  matches whose secret never appeared in a list: {', '.join(missing)}")
+        for note, counts in notes.items():
+            console.print(f"  {note}: {', '.join(counts)}")
         if failed:
             console.print(f"  unreadable outputs (after re-asks): {', '.join(failed)}")
     models = sorted({s.model for s in summaries})
     profile = Table(title="capability profile: mean rank among this run's models (1 = best)", box=box.SIMPLE_HEAD)
     profile.add_column("model", overflow="fold")
-    profiles = capability_profiles(summaries, models)
+    profiles = capability_profiles(summaries, models, registry)
     for standing in profiles[0].skills:
         profile.add_column(standing.skill, justify="right")
     for model_profile in profiles:
@@ -136,9 +140,9 @@ def compare_cmd(
     with Store.open(db) as store:
         run_id = require_run(store, run_id)
         results = summarize(match_rows(store, run_id, registry))
-        summaries = summarize_procedural(match_retros(store, run_id, registry))
+        summaries = summarize_procedural(match_retros(store, run_id, registry), registry)
         models = sorted({r.model for r in results})
-        ours = run_rankings(results, capability_profiles(summaries, models))
+        ours = run_rankings(results, capability_profiles(summaries, models, registry), registry)
     rows = compare({name: ranking.order for name, ranking in ours.items()}, theirs, p=p, permutations=permutations,
                    seed=seed)
     if not rows:

@@ -47,6 +47,6 @@ def outcome_label(outcome: Outcome, seat: str) -> str:
     """'won', 'lost', 'draw', 'forfeit' or 'aborted', from ``seat``'s point of view."""
     if outcome.status != "finished":
         return outcome.status
-    if outcome.winner is None:
+    if not outcome.winners and outcome.winning_team is None:
         return "draw"
-    return "won" if outcome.winner == seat else "lost"
+    return "won" if outcome.result_for(seat).won else "lost"

@@ -4,13 +4,24 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import typer
 
 from playeval.cli.console import db_option, fail, stderr, stdout
+from playeval.core.game import Game
 from playeval.core.registry import default_registry
 from playeval.engine import require_run, state_from_events
-from playeval.store import Store, export_run_jsonl
+from playeval.store import MatchRecord, Store, export_run_jsonl
+
+
+def transcript_header(game: Game[Any], match: MatchRecord) -> str:
+    """``## match N [status] key='hidden value' ... seat=model, ...``, then the roles a run bound to models of
+    their own (a role played by a seat's occupant is not repeated)."""
+    hidden = " ".join(f"{item.key}={item.value!r}" for item in game.disclosures(match.spec))
+    seats = ", ".join(f"{s.seat}={s.model or s.player_kind}" for s in match.seats)
+    roles = ", ".join(f"{r.role}={r.model or r.player_kind}" for r in match.roles if r.seat is None)
+    return f"## match {match.match_index} [{match.status}] {hidden} {seats}" + (f"; roles: {roles}" if roles else "")
 
 
 def register(app: typer.Typer) -> None:
@@ -42,11 +53,8 @@ def register(app: typer.Typer) -> None:
             for match in store.run_matches(run_id):
                 game = registry.get(match.game)
                 state = state_from_events(game, match.spec, store.events(match.id))
-                seats = ", ".join(f"{s.seat}={s.model or s.player_kind}" for s in match.seats)
-                console.print(f"## match {match.match_index} [{match.status}] secret={match.spec.secret!r} {seats}",
-                              markup=False)
+                console.print(transcript_header(game, match), markup=False)
                 for seat, text in game.transcript(state):
                     console.print(f"{seat}: {text}", markup=False)
                 if match.outcome:
-                    console.print(f"-> {match.outcome.winner or match.outcome.status}: {match.outcome.reason}",
-                                  markup=False)
+                    console.print(f"-> {match.outcome.headline()}: {match.outcome.reason}", markup=False)

@@ -23,9 +23,12 @@ def print_results(store: Store, run_id: str) -> None:
     table = Table(title=f"run {run_id}: {run.game} L{run.level} ({run.status})")
     table = Table(title=table.title, box=box.SIMPLE_HEAD, padding=(0, 1))
     several = len({r.game for r in results}) > 1
+    teams = any(r.team is not None for r in results)
     if several:
         table.add_column("game")
     table.add_column("model", no_wrap=True)
+    if teams:
+        table.add_column("team", no_wrap=True)
     for column in ("n", "prompts", "win ±sd", "rounds ±sd", "forfeits", "invalid", "tokens", "s/match"):
         table.add_column(column, justify="right", no_wrap=True)
     for result in results:
@@ -33,6 +36,7 @@ def print_results(store: Store, run_id: str) -> None:
         table.add_row(
             *((result.game,) if several else ()),
             result.model,
+            *((result.team or "-",) if teams else ()),
             str(result.matches),
             str(result.variants),
             f"{result.win_rate:.2f}±{result.win_rate_std:.2f}",

@@ -9,10 +9,20 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from playeval.cli.console import db_option, fail, outcome_label, stderr
 from playeval.cli.results_cmd import print_results
-from playeval.core.game import evaluated_seat
+from playeval.core.info import Scalar
 from playeval.core.match import Outcome
 from playeval.core.registry import GameRegistry, default_registry
-from playeval.engine import SCRIPTED, BatchRunner, PlannedMatch, RunConfig, create_run, pending_matches, run_config
+from playeval.engine import (
+    BatchRunner,
+    PlannedMatch,
+    RunConfig,
+    check_config,
+    create_run,
+    pending_matches,
+    plan_matches,
+    run_addresses,
+    run_config,
+)
 from playeval.models import DEFAULT_MODEL, ModelHub
 from playeval.store import Store
 
@@ -46,14 +56,46 @@ def _secret_sets(text: str | None, games: tuple[str, ...]) -> dict[str, str]:
     return sets
 
 
+def _pairs(values: list[str] | None, flag: str) -> list[tuple[str, str]]:
+    pairs: list[tuple[str, str]] = []
+    for value in values or []:
+        key, sep, setting = value.partition("=")
+        if not sep or not key.strip() or not setting.strip():
+            fail(f"{flag}: expected NAME=VALUE, got {value!r}")
+        pairs.append((key.strip(), setting.strip()))
+    return pairs
+
+
+def _options(values: list[str] | None, games: tuple[str, ...]) -> dict[str, dict[str, Scalar]]:
+    """``--option players=8`` (every game of the run that has it... with one game) or ``GAME.players=8``."""
+    options: dict[str, dict[str, Scalar]] = {}
+    for key, value in _pairs(values, "--option"):
+        game, _, name = key.rpartition(".")
+        if not game:
+            if len(games) != 1:
+                fail(f"--option {key}: with several games, name the game: --option GAME.{key}={value}")
+            game = games[0]
+        if game not in games:
+            fail(f"--option {key}: {game} is not a game of this run")
+        options.setdefault(game, {})[name] = value
+    return options
+
+
 def register(app: typer.Typer) -> None:
     @app.command("run")
     def run(
         game: str = typer.Argument(None, help="Game id, several separated by commas, or 'all' "
                                                "(see `playeval games`); omit with --resume."),
         models: str = typer.Option(DEFAULT_MODEL, "--models", "-m", help="Comma-separated models to evaluate."),
-        opponent: str = typer.Option(DEFAULT_MODEL, "--opponent", help="Model for the other seats, or 'scripted'."),
-        n: int = typer.Option(3, "--n", help="Matches per model."),
+        opponent: str = typer.Option(DEFAULT_MODEL, "--opponent",
+                                     help="Model for the seats a game does not evaluate, or 'scripted'."),
+        role: list[str] = typer.Option(None, "--role", help="Bind a role to a model: ROLE=MODEL or GAME.ROLE=MODEL "
+                                                            "(MODEL may be 'scripted'); repeatable. Defaults: "
+                                                            "see `playeval games`."),
+        option: list[str] = typer.Option(None, "--option", help="A game option: NAME=VALUE (one game) or "
+                                                                "GAME.NAME=VALUE; repeatable."),
+        n: int = typer.Option(3, "--n", help="Game numbers: each model plays every game n times (per seat, "
+                                             "in games with several evaluated seats)."),
         level: int = typer.Option(1, "--level", help="Game level."),
         seed: int = typer.Option(0, "--seed", help="Run seed: same seed, same secrets and prompt variants."),
         concurrency: int = typer.Option(1, "--concurrency", help="Matches played at once."),
@@ -74,7 +116,8 @@ def register(app: typer.Typer) -> None:
                 games = _games(game, default_registry())
                 config = RunConfig(games=games, level=level, models=_split(models), opponent=opponent, n=n,
                                    seed=seed, concurrency=concurrency, secret_sets=_secret_sets(secret_set, games),
-                                   temperature=temperature)
+                                   temperature=temperature, roles=dict(_pairs(role, "--role")),
+                                   options=_options(option, games))
             run_id = asyncio.run(_run(store, config, resume, use_cache=not no_cache))
             print_results(store, run_id)
 
@@ -82,13 +125,12 @@ def register(app: typer.Typer) -> None:
 async def _run(store: Store, config: RunConfig, resume: str | None, use_cache: bool) -> str:
     registry = default_registry()
     async with ModelHub(use_cache=use_cache) as hub:
-        for address in (*config.models, config.opponent):
-            if address != SCRIPTED:
-                hub.get(address)  # unknown providers, models and missing keys fail here, before anything is recorded
+        check_config(registry, config)  # bad levels, roles and options fail here, before anything is recorded
+        for address in run_addresses(config, registry):
+            hub.get(address)  # so do unknown providers and models, and missing keys
         run_id = resume or create_run(store, registry, config)
-        targets = {name: evaluated_seat(registry.get(name)) for name in config.games}
-        pending = pending_matches(store, run_id)
-        total = config.n * len(config.models) * len(config.games)
+        pending = pending_matches(store, run_id, registry)
+        total = len(plan_matches(config, registry, DEFAULT_MODEL))
         err = stderr()
         err.print(f"run [bold]{run_id}[/]: {config.label} L{config.level}, {', '.join(config.models)} "
                   f"vs {config.opponent}; {len(pending)} of {total} matches to play")
@@ -97,8 +139,9 @@ async def _run(store: Store, config: RunConfig, resume: str | None, use_cache: b
             task = progress.add_task("matches", total=total, completed=total - len(pending))
 
             def on_match(planned: PlannedMatch, outcome: Outcome) -> None:
-                label = outcome_label(outcome, targets[planned.game])
-                progress.console.print(f"  #{planned.index:<3} {planned.game:<9} {planned.model:<28} "
+                evaluated = [seat.seat for seat in planned.seats if seat.evaluated]
+                label = outcome_label(outcome, evaluated[0]) if len(evaluated) == 1 else outcome.headline()
+                progress.console.print(f"  #{planned.index:<3} {planned.game:<9} {planned.label:<28} "
                                        f"{label:<8} {outcome.rounds:>3} rounds  {outcome.reason}", markup=False)
                 progress.advance(task)
 

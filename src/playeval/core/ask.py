@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from playeval.core.messages import Message, assistant, user
 
@@ -23,23 +23,40 @@ class OutputConstraint(BaseModel):
 
 
 class Ask(BaseModel):
-    """A request for one move from one seat.
+    """A request for one move from one seat, or from one role (a judge, a game master).
 
     ``messages`` is the conversation as a model in this seat sees it (system
     prompt first). ``display`` and ``instructions`` are what a person in the
-    seat is shown. ``attempt`` counts re-asks after rejected replies.
+    seat is shown; ``max_chars`` is the longest reply the rules take from a
+    person (``None`` when the reply is one of ``constraint.choices``), and
+    ``one_line`` says that the reply must fit on one line.
+    ``attempt`` counts re-asks after rejected replies.
     """
 
     model_config = ConfigDict(frozen=True)
 
-    seat: str
+    seat: str | None = None
+    role: str | None = None
     kind: str
     messages: tuple[Message, ...]
     display: str
     instructions: str
     constraint: OutputConstraint | None = None
     max_tokens: int = 96
+    max_chars: int | None = None
+    one_line: bool = False
     attempt: int = 0
+
+    @model_validator(mode="after")
+    def _one_party(self) -> Ask:
+        if (self.seat is None) == (self.role is None):
+            raise ValueError("an ask goes to exactly one seat or one role")
+        return self
+
+    @property
+    def party(self) -> str:
+        """The seat or role asked."""
+        return self.seat if self.seat is not None else str(self.role)
 
     def retry(self, rejected_text: str, reason: str) -> Ask:
         """The same ask again, with the rejected reply and the reason appended."""

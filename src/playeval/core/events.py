@@ -1,80 +1,138 @@
 """The event log: a match is its append-only list of events.
 
-Each event is a pydantic model with a literal ``type``; ``Event`` is their
-discriminated union. ``SCHEMA_VERSION`` is stored with every event so later
-readers can migrate old logs.
+Each event is a pydantic model with a literal ``type``; ``Event`` is their discriminated union.
+``SCHEMA_VERSION`` is stored with every event. Version 2 (Core v2) added roles beside seats, seat
+eliminations and take-overs, and outcomes with several winners and per-seat results; version-1 payloads
+read as they are (``MatchSpec`` and ``Outcome`` convert their old fields), see :func:`upgrade_payload`.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
 
 from playeval.core.match import Action, MatchSpec, Outcome
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 
 class SeatAssignment(BaseModel):
+    """Who holds a seat. ``evaluated``: the match counts for this seat's model (``None`` in version-1 logs,
+    where the game's evaluated seat was the only one)."""
+
     model_config = ConfigDict(frozen=True)
 
     seat: str
     player_kind: str
     model: str | None = None
     prompt_variant: int | None = None
+    evaluated: bool | None = None
 
 
-class MatchStarted(BaseModel):
+class RoleAssignment(BaseModel):
+    """Who plays a role. ``seat``: the role is played by that seat's occupant (a person who holds the secret
+    judges the guesses about it); ``model`` otherwise, or a scripted stand-in."""
+
     model_config = ConfigDict(frozen=True)
+
+    role: str
+    player_kind: str
+    model: str | None = None
+    seat: str | None = None
+
+
+class _Event(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+
+class _PartyEvent(_Event):
+    """An event of one seat or one role."""
+
+    seat: str | None = None
+    role: str | None = None
+
+    @model_validator(mode="after")
+    def _one_party(self) -> _PartyEvent:
+        if (self.seat is None) == (self.role is None):
+            raise ValueError("the event belongs to exactly one seat or one role")
+        return self
+
+    @property
+    def party(self) -> str:
+        return self.seat if self.seat is not None else str(self.role)
+
+
+class MatchStarted(_Event):
     type: Literal["match_started"] = "match_started"
     spec: MatchSpec
     seats: tuple[SeatAssignment, ...]
+    roles: tuple[RoleAssignment, ...] = ()
 
 
-class AskIssued(BaseModel):
-    model_config = ConfigDict(frozen=True)
+class AskIssued(_PartyEvent):
     type: Literal["ask"] = "ask"
-    seat: str
     kind: str
     attempt: int
 
 
-class ReplyReceived(BaseModel):
-    model_config = ConfigDict(frozen=True)
+class ReplyReceived(_PartyEvent):
     type: Literal["reply"] = "reply"
-    seat: str
     text: str
     call_ids: tuple[int, ...] = ()
 
 
-class ReplyRejected(BaseModel):
-    model_config = ConfigDict(frozen=True)
+class ReplyRejected(_PartyEvent):
     type: Literal["rejected"] = "rejected"
-    seat: str
     error: Literal["format", "rule"]
     reason: str
     text: str
 
 
-class ActionApplied(BaseModel):
-    model_config = ConfigDict(frozen=True)
+class ActionApplied(_Event):
     type: Literal["action"] = "action"
     action: Action
 
 
-class MatchEnded(BaseModel):
-    model_config = ConfigDict(frozen=True)
+class SeatEliminated(_Event):
+    """A seat ran out of re-asks in a game that eliminates such a seat instead of ending the match."""
+
+    type: Literal["seat_eliminated"] = "seat_eliminated"
+    seat: str
+    error: Literal["format", "rule"]
+    reason: str
+
+
+class SeatTakenOver(_Event):
+    """A person's seat is played from here on by a model (they did not come, or left)."""
+
+    type: Literal["seat_taken_over"] = "seat_taken_over"
+    seat: str
+    player_kind: str
+    model: str | None = None
+    reason: str
+
+
+class MatchEnded(_Event):
     type: Literal["match_ended"] = "match_ended"
     outcome: Outcome
 
 
 Event = Annotated[
-    MatchStarted | AskIssued | ReplyReceived | ReplyRejected | ActionApplied | MatchEnded,
+    MatchStarted | AskIssued | ReplyReceived | ReplyRejected | ActionApplied | SeatEliminated | SeatTakenOver
+    | MatchEnded,
     Field(discriminator="type"),
 ]
 
 EVENT_ADAPTER: TypeAdapter[Event] = TypeAdapter(Event)
+
+
+def upgrade_payload(schema_version: int, payload: dict[str, Any]) -> dict[str, Any]:
+    """A stored payload in the current version's shape. Version 1 needs nothing here: its old fields (a spec's
+    ``secret``, an outcome's ``winner``) are converted by the models themselves when read."""
+    if schema_version < 1:
+        raise ValueError(f"unknown event schema version {schema_version}")
+    return payload
 
 
 def parse_event(payload: dict[str, object]) -> Event:

@@ -1,86 +1,77 @@
 """The game protocol: a game is a pure state machine.
 
-Given a spec and the actions so far, a game says whose turn it is and what
-that seat must produce (``next_ask``), reads a reply (``parse``, raising
-``FormatError``), applies a move (``apply``, raising ``RuleViolation``) and
-says when the match is over (``outcome``). No I/O, clock or model calls.
+Given a spec and the events so far, a game says which seats and roles are to move and what each must produce
+(``next_asks``: one ask for a turn, several for a parallel phase such as a secret vote), reads a reply
+(``parse``, raising ``FormatError``), applies a move (``apply``, raising ``RuleViolation``) and says when the
+match is over (``outcome``). No I/O, clock or model calls: a part that needs a model and is not a player (a
+judge, a game master) is a *role*, asked like a seat and bound to a model by the run.
+
+A game also declares everything the rest of playeval shows or computes about it (seats, roles, levels,
+options, what a person provides, page texts, metrics); :class:`GameBase` gives the defaults.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, ClassVar, Generic, Literal, Protocol, TypeVar, runtime_checkable
+from typing import Any, ClassVar, Generic, Protocol, TypeVar, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict
 
 from playeval.core.ask import Ask
+from playeval.core.events import ActionApplied, Event, SeatAssignment, SeatEliminated
+from playeval.core.info import (
+    Disclosure,
+    GameOption,
+    LevelInfo,
+    MetricSpec,
+    PersonInput,
+    Presentation,
+    RoleInfo,
+    Scalar,
+    SeatInfo,
+)
 from playeval.core.match import Action, MatchSpec, Outcome
 from playeval.core.messages import Message
 
-SpecOption = str | int | float | bool
-
 StateT = TypeVar("StateT")
-
-
-class SeatInfo(BaseModel):
-    """A seat of a game: its name and what it does."""
-
-    model_config = ConfigDict(frozen=True)
-
-    name: str
-    role: str
-    evaluated: bool = False
-
-
-class LevelInfo(BaseModel):
-    model_config = ConfigDict(frozen=True)
-
-    level: int
-    description: str
-
-
-class PersonInput(BaseModel):
-    """Something a person holding the secret's seat provides before the match starts.
-
-    ``key`` is ``"secret"`` (the spec's secret) or the name of a ``new_spec`` option. ``hidden`` input is
-    typed without echo. ``choices`` restricts the answer. A game whose secret is drawn for the person
-    (Taboo's word) asks for nothing and shows the person the drawn secret instead.
-    """
-
-    model_config = ConfigDict(frozen=True)
-
-    key: str
-    prompt: str
-    hidden: bool = False
-    choices: tuple[str, ...] | None = None
-    required: bool = True
 
 
 class Game(Protocol, Generic[StateT]):
     id: ClassVar[str]
     title: ClassVar[str]
     seats: ClassVar[tuple[SeatInfo, ...]]
+    """The declared seats; a match's own table is :meth:`table` (a game may seat a different number)."""
+    roles: ClassVar[tuple[RoleInfo, ...]]
     levels: ClassVar[tuple[LevelInfo, ...]]
-    variant_count: ClassVar[int]
-    secret_owner: ClassVar[str | None]
-    """The seat that holds the secret (it may see it); every other seat must never be shown it."""
+    options: ClassVar[tuple[GameOption, ...]]
     person_inputs: ClassVar[tuple[PersonInput, ...]]
-    """What a person in the ``secret_owner`` seat is asked for before the match (see ``PersonInput``)."""
+    secret_sets: ClassVar[tuple[str, ...]]
+    presentation: ClassVar[Presentation]
+    metrics: ClassVar[tuple[MetricSpec, ...]]
+    """Procedural metrics computed from retrospective outputs (see :class:`RetroGame`)."""
+    ranking_skill: ClassVar[str | None]
+    """The skill whose retrospective rank ranks models on this game (GameArena Table 4), if any."""
 
-    def new_spec(self, level: int, seed: int, rng: random.Random, secret: str | None = None,
-                 secret_set: str | None = None, options: Mapping[str, SpecOption] | None = None) -> MatchSpec:
-        """Draw a match's secret (from ``secret_set``, or the given one) and prompt variants from ``rng``.
+    def table(self, spec: MatchSpec) -> tuple[SeatInfo, ...]:
+        """The seats of this match, in order."""
+        ...
 
-        ``options`` are game-specific settings a person chooses when they hold a seat (Bluffing: the
-        statement they make); a game raises ``ConfigError`` for an option it does not know.
+    def new_spec(self, level: int, seed: int, rng: random.Random, *, inputs: Mapping[str, str] | None = None,
+                 secret_set: str | None = None, options: Mapping[str, Scalar] | None = None) -> MatchSpec:
+        """Draw a match's setup and prompt variants from ``rng``.
+
+        ``inputs`` are what people provided (checked against ``person_inputs`` by :func:`check_inputs`);
+        ``options`` the game's settings (checked by :func:`check_options`); a game raises ``ConfigError`` for
+        values it cannot use.
         """
         ...
 
     def initial_state(self, spec: MatchSpec) -> StateT: ...
 
-    def next_ask(self, state: StateT) -> Ask:
-        """The ask for the seat whose turn it is; only called while ``outcome`` is None."""
+    def next_asks(self, state: StateT) -> tuple[Ask, ...]:
+        """The open asks: one seat's or role's turn, or several at once (a parallel phase, in which no ask
+        shows another's reply of that phase). Only called while ``outcome`` is None; never empty then."""
         ...
 
     def parse(self, state: StateT, ask: Ask, text: str) -> Action:
@@ -88,7 +79,16 @@ class Game(Protocol, Generic[StateT]):
         ...
 
     def apply(self, state: StateT, action: Action) -> StateT:
-        """Return the state after ``action``; raise ``RuleViolation`` for an illegal move."""
+        """Return the state after ``action``; raise ``RuleViolation`` for an illegal move.
+
+        Within a parallel phase the replies are applied in the order they are recorded (seat order in batch
+        runs, arrival order in the arena): the state after the phase must not depend on that order.
+        """
+        ...
+
+    def eliminate(self, state: StateT, seat: str, reason: str) -> StateT | None:
+        """The state after ``seat`` forfeits (ran out of re-asks): the seat is out and the match goes on; or
+        ``None`` when a forfeit ends the match."""
         ...
 
     def outcome(self, state: StateT) -> Outcome | None: ...
@@ -97,16 +97,50 @@ class Game(Protocol, Generic[StateT]):
         """The game's own round count so far (used for forfeits and aborts)."""
         ...
 
-    def scripted_player(self, seat: str, spec: MatchSpec) -> Any:
-        """An instant, deterministic player for ``seat`` (tests, benchmarks, ``--opponent scripted``)."""
+    def scripted_player(self, party: str, spec: MatchSpec) -> Any:
+        """An instant, deterministic player for a seat or role (tests, benchmarks, ``--opponent scripted``)."""
         ...
 
     def transcript(self, state: StateT) -> Sequence[tuple[str, str]]:
-        """(seat, text) lines of the match so far, for people to read."""
+        """(seat, text) lines of the match so far that anyone may read (nothing hidden, nothing of an open
+        parallel phase)."""
+        ...
+
+    def disclosures(self, spec: MatchSpec) -> Sequence[Disclosure]:
+        """The match's hidden information: who may see each part while it is played. All of it is revealed
+        at the end."""
         ...
 
 
-RetroKind = Literal["candidates", "judgement"]
+class GameBase:
+    """Defaults for the declarations and hooks most games share; a game class derives from it and sets the
+    rest. A turn-based game implements ``next_ask`` (one ask at a time) instead of ``next_asks``."""
+
+    roles: ClassVar[tuple[RoleInfo, ...]] = ()
+    options: ClassVar[tuple[GameOption, ...]] = ()
+    person_inputs: ClassVar[tuple[PersonInput, ...]] = ()
+    secret_sets: ClassVar[tuple[str, ...]] = ()
+    metrics: ClassVar[tuple[MetricSpec, ...]] = ()
+    ranking_skill: ClassVar[str | None] = None
+    seats: ClassVar[tuple[SeatInfo, ...]]
+
+    def table(self, spec: MatchSpec) -> tuple[SeatInfo, ...]:
+        if not spec.seats:
+            return self.seats
+        declared = {seat.name: seat for seat in self.seats}
+        return tuple(declared[name] for name in spec.seats)
+
+    def next_ask(self, state: Any) -> Ask:
+        raise NotImplementedError(f"{type(self).__name__} implements neither next_ask nor next_asks")
+
+    def next_asks(self, state: Any) -> tuple[Ask, ...]:
+        return (self.next_ask(state),)
+
+    def eliminate(self, state: Any, seat: str, reason: str) -> Any:
+        return None
+
+    def disclosures(self, spec: MatchSpec) -> Sequence[Disclosure]:
+        return ()
 
 
 class RetroPoint(BaseModel):
@@ -114,40 +148,110 @@ class RetroPoint(BaseModel):
 
     ``messages`` is the evaluated seat's conversation through the round, exactly as that seat saw it
     when playing (its system prompt first). ``request`` is the game's retrospective request, in the
-    game's own words; the analysis adds the output format. ``kind`` says what is asked for: a ranked
-    list of candidates (Akinator objects, Taboo words) or a five-level judgement (Bluffing).
-    ``question`` is the question the seat asked in this round, where there is one (Akinator's
-    disparity ratio classifies the previous round's candidates by it).
+    game's own words; the analysis adds the output format of ``kind`` (``candidates``: a ranked list;
+    ``judgement``: a five-level judgement). ``question`` is the question the seat asked in this round,
+    where there is one (Akinator's disparity ratio classifies the previous round's candidates by it).
+    ``seat`` is the seat re-asked.
     """
 
     model_config = ConfigDict(frozen=True)
 
     round: int
-    kind: RetroKind
+    kind: str
     messages: tuple[Message, ...]
     request: str
     question: str | None = None
+    seat: str | None = None
+
+
+class RetroOutput(BaseModel):
+    """One stored retrospective output, as a game scores it: ``output`` is ``None`` when it was unreadable."""
+
+    model_config = ConfigDict(frozen=True)
+
+    round: int
+    kind: str
+    output: Any | None
+    error: str | None = None
+
+
+class RetroScore(BaseModel):
+    """A match's retrospective outputs as its game scores them.
+
+    ``metrics``: a value (or ``None``: no value for this match) for each of the game's ``metrics``.
+    ``hits``: per round, whether that round's output was right (a candidate list holding the secret, a
+    judgement on the truth's side; ``None``: unreadable), for recall curves and transcripts. ``levels``: the
+    five-level judgements by round (1 = True ... 5 = False), with ``truth``, for trajectory plots.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    metrics: dict[str, float | int | None]
+    hits: dict[int, bool | None] = {}
+    levels: tuple[int, ...] = ()
+    truth: bool | None = None
 
 
 @runtime_checkable
 class RetroGame(Protocol):
-    """A game that supports the retrospective analysis."""
+    """A game that supports the retrospective analysis and computes its procedural metrics."""
 
     def retro_points(self, state: Any) -> Sequence[RetroPoint]:
         """One point per round of a finished match, in round order."""
         ...
 
+    def score_retro(self, spec: MatchSpec, outputs: Sequence[RetroOutput]) -> RetroScore:
+        """The game's ``metrics`` and per-round hits for one match, from its stored outputs."""
+        ...
+
+
+def fold(game: Game[StateT], spec: MatchSpec, events: Iterable[Event]) -> StateT:
+    """The state of a match: its recorded actions and eliminations folded over the initial state."""
+    state = game.initial_state(spec)
+    for event in events:
+        if isinstance(event, ActionApplied):
+            state = game.apply(state, event.action)
+        elif isinstance(event, SeatEliminated):
+            eliminated = game.eliminate(state, event.seat, event.reason)
+            if eliminated is None:
+                raise ValueError(f"{game.id} recorded an elimination of {event.seat} but does not eliminate seats")
+            state = eliminated
+    return state
+
 
 def replay(game: Game[StateT], spec: MatchSpec, actions: Iterable[Action]) -> StateT:
-    """Fold recorded actions over the initial state: the state is a function of the log."""
+    """Fold actions over the initial state (the state is a function of the log)."""
     state = game.initial_state(spec)
     for action in actions:
         state = game.apply(state, action)
     return state
 
 
-def evaluated_seat(game: Game[StateT]) -> str:
-    for seat in game.seats:
-        if seat.evaluated:
-            return seat.name
-    raise ValueError(f"game {game.id} declares no evaluated seat")
+def evaluated_seats(game: Game[Any], spec: MatchSpec) -> tuple[str, ...]:
+    """The seats of this match's table that the game evaluates."""
+    return tuple(seat.name for seat in game.table(spec) if seat.evaluated)
+
+
+def seat_evaluated(game: Game[Any], spec: MatchSpec, assignment: SeatAssignment) -> bool:
+    """Whether the match counts for the model in this seat: as the match recorded it, or (logs of schema
+    version 1, which did not record it) whether the game evaluates the seat."""
+    if assignment.evaluated is not None:
+        return assignment.evaluated
+    return assignment.seat in evaluated_seats(game, spec)
+
+
+def person_seat(game: Game[Any]) -> str:
+    """The seat a person takes unless they choose another: the game's choice, else the first seat a person may
+    take that is not evaluated, else the first a person may take."""
+    if game.presentation.person_seat is not None:
+        return game.presentation.person_seat
+    open_seats = [seat for seat in game.seats if seat.person]
+    if not open_seats:
+        raise ValueError(f"game {game.id} has no seat a person may take")
+    return next((seat.name for seat in open_seats if not seat.evaluated), open_seats[0].name)
+
+
+def disclosed_to(game: Game[Any], spec: MatchSpec, seats: Iterable[str], *, over: bool) -> list[Disclosure]:
+    """The hidden information a viewer holding ``seats`` may see now (everything, once the match is over)."""
+    held = set(seats)
+    return [item for item in game.disclosures(spec) if over or held.intersection(item.seats)]

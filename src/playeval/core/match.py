@@ -1,19 +1,26 @@
-"""The data that defines a match and how it ended."""
+"""The data that defines a match and how it ended.
+
+Records written before Core v2 (event schema version 1) still load: a spec's one ``secret`` string becomes
+``setup["secret"]``, and an outcome's one ``winner`` becomes ``winners``.
+"""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from playeval.core.info import Scalar
 
 
 class MatchSpec(BaseModel):
     """Everything needed to replay a match's rules from scratch.
 
-    ``secret`` is what the game hides from one side (an object, a word, a
-    statement's truth). It is stored with the match and never put into an Ask
-    for a seat that must not see it. ``variants`` maps each seat to the index
-    of its system prompt variant, drawn from the match's RNG.
+    ``setup`` is what the game drew or was given, hidden information included (an object, a word per seat, a
+    rule), structured by the game; the game says who may see which part (``Game.disclosures``), and no view
+    shows a part to a seat that may not see it. ``params`` are public settings (options, the data set drawn
+    from). ``variants`` maps each seat to the index of its system prompt variant. ``seats`` is this match's
+    table in order; empty means the game's declared seats.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -21,37 +28,123 @@ class MatchSpec(BaseModel):
     game: str
     level: int
     seed: int
-    secret: str | None = None
+    setup: dict[str, Any] = Field(default_factory=dict)
     variants: dict[str, int] = Field(default_factory=dict)
-    params: dict[str, str | int | float | bool] = Field(default_factory=dict)
+    params: dict[str, Scalar] = Field(default_factory=dict)
+    seats: tuple[str, ...] = ()
+
+    @model_validator(mode="before")
+    @classmethod
+    def _v1_secret(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "secret" in data:
+            data = dict(data)
+            secret = data.pop("secret")
+            if secret is not None:
+                data["setup"] = {**dict(data.get("setup") or {}), "secret": secret}
+        return data
+
+    def hidden(self, key: str) -> str | None:
+        """``setup[key]`` as text, or ``None`` when the setup does not hold it."""
+        value = self.setup.get(key)
+        return None if value is None else str(value)
 
 
 class Action(BaseModel):
-    """A parsed, legal move. ``text`` is its canonical form (the question, the guessed object, the answer)."""
+    """A parsed, legal move of a seat or a role. ``text`` is its canonical form (the question, the guess, the
+    vote); ``data`` carries structured parts where a game needs them (a judge's scores)."""
 
     model_config = ConfigDict(frozen=True)
 
-    seat: str
+    seat: str | None = None
+    role: str | None = None
     kind: str
     text: str
+    data: dict[str, Any] = Field(default_factory=dict)
+
+    @model_validator(mode="after")
+    def _one_party(self) -> Action:
+        if (self.seat is None) == (self.role is None):
+            raise ValueError("an action belongs to exactly one seat or one role")
+        return self
+
+    @property
+    def party(self) -> str:
+        """The seat or role that made the move."""
+        return self.seat if self.seat is not None else str(self.role)
 
 
 OutcomeStatus = Literal["finished", "forfeit", "aborted"]
 
 
-class Outcome(BaseModel):
-    """How a match ended; the same small set of fields for every game.
+class SeatResult(BaseModel):
+    """How the match went for one seat.
 
-    ``status`` is ``finished`` when the rules ended the match, ``forfeit`` when
-    ``forfeit_seat`` ran out of re-asks, ``aborted`` when it was stopped from
-    outside. ``winner`` is a seat name, or ``None`` for a draw, a forfeit or an
-    abort. ``rounds`` is the game's own round count (Akinator: questions used).
+    ``won`` is ``None`` when the seat's match is not scored: an aborted match, or one that ended because
+    another seat forfeited. ``placement`` is 1 for the best; ``eliminated_round`` and ``elimination`` say when
+    and why a seat left a game that eliminates players; ``score`` is a game's own per-seat number.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    seat: str
+    team: str | None = None
+    won: bool | None = None
+    placement: int | None = None
+    eliminated_round: int | None = None
+    elimination: str | None = None
+    score: float | None = None
+    forfeited: bool = False
+
+
+class Outcome(BaseModel):
+    """How a match ended; the same fields for every game.
+
+    ``status`` is ``finished`` when the rules ended the match, ``forfeit`` when ``forfeit_seat`` ran out of
+    re-asks (in a game that ends on a forfeit), ``aborted`` when it was stopped from outside. ``winners`` is a
+    set of seats (empty for a draw, a forfeit or an abort); ``winning_team`` names their team where there are
+    teams. ``rounds`` is the game's own round count. ``results`` holds a game's per-seat results; a seat
+    without one gets the rule of :meth:`result_for`.
     """
 
     model_config = ConfigDict(frozen=True)
 
     status: OutcomeStatus
-    winner: str | None
+    winners: tuple[str, ...] = ()
+    winning_team: str | None = None
     reason: str
     rounds: int
     forfeit_seat: str | None = None
+    results: tuple[SeatResult, ...] = ()
+
+    @model_validator(mode="before")
+    @classmethod
+    def _v1_winner(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "winner" in data:
+            data = dict(data)
+            winner = data.pop("winner")
+            data.setdefault("winners", () if winner is None else (winner,))
+        return data
+
+    @property
+    def winner(self) -> str | None:
+        """The one winning seat, when there is exactly one."""
+        return self.winners[0] if len(self.winners) == 1 else None
+
+    def headline(self) -> str:
+        """Who won, in a word: the team, the seats, or the status when nobody did."""
+        if self.winning_team is not None:
+            return self.winning_team
+        return ", ".join(self.winners) if self.winners else self.status
+
+    def result_for(self, seat: str) -> SeatResult:
+        """The seat's result: the game's, or by the common rule (a winner won; every other seat of a finished
+        match lost; in a forfeit the forfeiting seat lost and the others are not scored; an abort scores nobody)."""
+        for result in self.results:
+            if result.seat == seat:
+                return result
+        if self.status == "aborted":
+            return SeatResult(seat=seat)
+        if self.status == "forfeit":
+            forfeited = seat == self.forfeit_seat
+            return SeatResult(seat=seat, won=False if forfeited else None, forfeited=forfeited)
+        return SeatResult(seat=seat, won=seat in self.winners)

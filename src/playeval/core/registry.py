@@ -22,8 +22,13 @@ class GameRegistry:
         self._factories: dict[str, GameFactory] = {}
 
     def add(self, game_id: str, factory: GameFactory) -> None:
+        """Register a game class (or factory); its seat and role names must be distinct."""
         if game_id in self._factories:
             raise ValueError(f"game {game_id!r} registered twice")
+        seats = [seat.name for seat in getattr(factory, "seats", ())]
+        roles = [role.name for role in getattr(factory, "roles", ())]
+        if len(set(seats) | set(roles)) != len(seats) + len(roles):
+            raise ValueError(f"game {game_id!r}: seat and role names must all be distinct, got {seats + roles}")
         self._factories[game_id] = factory
 
     def get(self, game_id: str) -> Game[Any]:

@@ -6,23 +6,17 @@ import asyncio
 from collections.abc import Callable
 from typing import Any
 
-from playeval.core.errors import NotFoundError, PlayevalError
-from playeval.core.events import SeatAssignment
-from playeval.core.game import Game, evaluated_seat
-from playeval.core.match import MatchSpec, Outcome
+from playeval.core.errors import ConfigError, NotFoundError, PlayevalError
+from playeval.core.game import Game, seat_evaluated
+from playeval.core.match import Outcome
 from playeval.core.registry import GameRegistry
-from playeval.core.rng import match_rng
 from playeval.engine.match import play_match
 from playeval.engine.plan import SCRIPTED, PlannedMatch, RunConfig, plan_matches
-from playeval.models import Model, ModelHub
-from playeval.players.base import Player
-from playeval.players.llm import DEFAULT_MAX_RETRIES, LLMPlayer
+from playeval.engine.players import build_players
+from playeval.models import DEFAULT_MODEL, ModelHub
 from playeval.store import MatchRecord, Store
 
 OnMatch = Callable[[PlannedMatch, Outcome], None]
-
-OPPONENT_RETRY_TEMPERATURE = 0.8
-"""Least sampling temperature of a simulated person's re-ask (see ``LLMPlayer``); seeded, so reruns repeat."""
 
 
 class RunInterrupted(PlayevalError):
@@ -33,45 +27,28 @@ class RunInterrupted(PlayevalError):
         self.run_id = run_id
 
 
-def model_player(game: Game[Any], seat: str, model: Model, *, seed: int, temperature: float = 0.0,
-                 max_retries: int = DEFAULT_MAX_RETRIES) -> LLMPlayer:
-    """A model in ``seat``. The evaluated seat keeps the run's settings on re-asks; any other seat (a simulated
-    person) re-asks with fresh, sampled tries (``OPPONENT_RETRY_TEMPERATURE``), since greedy decoding repeats
-    the refused reply word for word."""
-    retry_temperature = None if seat == evaluated_seat(game) else OPPONENT_RETRY_TEMPERATURE
-    return LLMPlayer(model, seed=seed, temperature=temperature, max_retries=max_retries,
-                     retry_temperature=retry_temperature)
-
-
-def build_players(game: Game[Any], spec: MatchSpec, config: RunConfig, model: str, hub: ModelHub,
-                  seed: int) -> dict[str, Player]:
-    """The evaluated seat gets ``model``; every other seat gets the opponent (a model or ``scripted``)."""
-    target = evaluated_seat(game)
-    players: dict[str, Player] = {}
-    for seat in game.seats:
-        address = model if seat.name == target else config.opponent
-        if address == SCRIPTED:
-            players[seat.name] = game.scripted_player(seat.name, spec)
-        else:
-            players[seat.name] = model_player(game, seat.name, hub.get(address), seed=seed,
-                                              temperature=config.temperature, max_retries=config.max_retries)
-    return players
-
-
-def seat_assignments(spec: MatchSpec, players: dict[str, Player]) -> list[SeatAssignment]:
-    return [
-        SeatAssignment(seat=seat, player_kind=player.kind, model=player.model, prompt_variant=spec.variants.get(seat))
-        for seat, player in players.items()
-    ]
-
-
-def create_run(store: Store, registry: GameRegistry, config: RunConfig) -> str:
-    """Check the config against the games and record a new run."""
+def check_config(registry: GameRegistry, config: RunConfig) -> None:
+    """The config against the games: levels, role names, options (``ConfigError`` on the first problem)."""
     for name in config.games:
         game = registry.get(name)
         if config.level not in {level.level for level in game.levels}:
             levels = ", ".join(str(level.level) for level in game.levels)
-            raise PlayevalError(f"{name} has levels {levels}, not {config.level}")
+            raise ConfigError(f"{name} has levels {levels}, not {config.level}")
+    for key in config.roles:
+        game_id, _, role = key.rpartition(".")
+        games = [game_id] if game_id else list(config.games)
+        if game_id and game_id not in config.games:
+            raise ConfigError(f"--role {key}: {game_id} is not a game of this run")
+        if not any(role in {info.name for info in registry.get(name).roles} for name in games):
+            known = sorted({f"{name}.{info.name}" for name in config.games for info in registry.get(name).roles})
+            raise ConfigError(f"--role {key}: no game of this run has a role {role!r}; roles: "
+                              f"{', '.join(known) or 'none'}")
+
+
+def create_run(store: Store, registry: GameRegistry, config: RunConfig) -> str:
+    """Check the config against the games (and plan it once, so a bad option fails now) and record a new run."""
+    check_config(registry, config)
+    plan_matches(config, registry, DEFAULT_MODEL)
     return store.create_run(config.label, config.level, config.model_dump(mode="json"))
 
 
@@ -79,10 +56,21 @@ def run_config(store: Store, run_id: str) -> RunConfig:
     return RunConfig.model_validate(store.get_run(run_id).config)
 
 
-def pending_matches(store: Store, run_id: str) -> list[PlannedMatch]:
+def run_addresses(config: RunConfig, registry: GameRegistry) -> list[str]:
+    """Every model address the run's plan uses (to check them before anything is recorded)."""
+    found: list[str] = []
+    for planned in plan_matches(config, registry, DEFAULT_MODEL):
+        for address in [seat.model for seat in planned.seats] + [role.model for role in planned.roles]:
+            if address and address != SCRIPTED and address not in found:
+                found.append(address)
+    return found
+
+
+def pending_matches(store: Store, run_id: str, registry: GameRegistry) -> list[PlannedMatch]:
     """The planned matches of a run that have not finished."""
     done = {m.match_index for m in store.run_matches(run_id) if m.status == "finished"}
-    return [planned for planned in plan_matches(run_config(store, run_id)) if planned.index not in done]
+    planned = plan_matches(run_config(store, run_id), registry, DEFAULT_MODEL)
+    return [match for match in planned if match.index not in done]
 
 
 class BatchRunner:
@@ -107,7 +95,8 @@ class BatchRunner:
             if on_match is not None:
                 on_match(planned, outcome)
 
-        tasks = [asyncio.create_task(one(planned)) for planned in pending_matches(self._store, run_id)]
+        tasks = [asyncio.create_task(one(planned))
+                 for planned in pending_matches(self._store, run_id, self._registry)]
         try:
             await asyncio.gather(*tasks)
         except BaseException as err:
@@ -122,18 +111,21 @@ class BatchRunner:
 
     async def _play(self, game: Game[Any], config: RunConfig, run_id: str, planned: PlannedMatch,
                     record: MatchRecord | None) -> Outcome:
-        if record is None:
-            spec = game.new_spec(config.level, planned.seed, match_rng(planned.seed),
-                                 secret_set=config.secret_sets.get(planned.game))
-            players = build_players(game, spec, config, planned.model, self._hub, planned.seed)
-            match_id = self._store.create_match(spec=spec, seats=seat_assignments(spec, players), run_id=run_id,
-                                                match_index=planned.index, evaluated_model=planned.model)
-            return await play_match(game, spec, players, self._store, match_id)
-        if record.status == "finished" and record.outcome is not None:
+        if record is not None and record.status == "finished" and record.outcome is not None:
             return record.outcome
-        players = build_players(game, record.spec, config, planned.model, self._hub, planned.seed)
-        events = self._store.events(record.id)
-        return await play_match(game, record.spec, players, self._store, record.id, prior_events=events)
+        if record is None:
+            models = planned.evaluated_models
+            match_id = self._store.create_match(spec=planned.spec, seats=planned.seats, roles=planned.roles,
+                                                run_id=run_id, match_index=planned.index,
+                                                evaluated_model=models[0] if len(models) == 1 else None)
+            spec, seats, roles, events = planned.spec, planned.seats, planned.roles, []
+        else:
+            match_id, spec, seats, roles = record.id, record.spec, record.seats, record.roles
+            events = self._store.events(record.id)
+        players = build_players(game, spec, seats, roles, self._hub.get, people={}, temperature=config.temperature,
+                                max_retries=config.max_retries,
+                                evaluated=lambda seat: seat_evaluated(game, spec, seat))
+        return await play_match(game, spec, players, self._store, match_id, prior_events=events)
 
 
 def require_run(store: Store, run_id: str | None) -> str:

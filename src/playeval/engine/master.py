@@ -1,9 +1,10 @@
-"""The game master's fixed step, shared by the match loop (``engine.match``) and the step-wise web engine.
+"""The game master's fixed step, shared by batch runs, the terminal and the web (``engine.step``).
 
-One move is: issue the ask, take the reply, parse it (a format error), apply it (a rule violation) and
-record every step. A rejected reply is re-asked with the reason until the player's allowance is spent,
-then the seat forfeits. Where a move stands is read off the log: the rejections recorded since the last
-applied action rebuild the re-ask exactly, so a match resumed mid-move continues the same move.
+One move is: ask, take the reply, parse it (a format error), apply it (a rule violation); a refused reply is
+re-asked with the reason until the player's allowance is spent. :func:`play_move` plays a move without writing
+anything; the recorder then writes all its tries at once, so a log never holds half a model's move. Where a
+move stands is read off the log: the refusals recorded since a seat's (or role's) last closed move rebuild its
+re-ask exactly, so a match resumed mid-move continues the same move.
 """
 
 from __future__ import annotations
@@ -13,95 +14,112 @@ from dataclasses import dataclass
 from typing import Any
 
 from playeval.core.ask import Ask
+from playeval.core.attempt import Attempt
 from playeval.core.errors import MoveError
-from playeval.core.events import ActionApplied, AskIssued, Event, ReplyReceived, ReplyRejected
-from playeval.core.game import Game, replay
-from playeval.core.match import Action, MatchSpec, Outcome
-from playeval.engine.recorder import Recorder
+from playeval.core.events import (
+    ActionApplied,
+    AskIssued,
+    Event,
+    ReplyReceived,
+    ReplyRejected,
+    SeatEliminated,
+    SeatTakenOver,
+)
+from playeval.core.game import Game, fold
+from playeval.core.match import MatchSpec
 from playeval.players.base import Player
 
 
 def state_from_events(game: Game[Any], spec: MatchSpec, events: Sequence[Event]) -> Any:
-    """The game state: the fold of the applied actions of a log."""
-    return replay(game, spec, (event.action for event in events if isinstance(event, ActionApplied)))
+    """The game state: the fold of the applied actions and eliminations of a log."""
+    return fold(game, spec, events)
 
 
-def pending_rejections(events: Sequence[Event]) -> list[ReplyRejected]:
-    """The rejections recorded since the last applied action: the re-asks of the move under way."""
-    found: list[ReplyRejected] = []
+def _party_of(event: Event) -> str | None:
+    if isinstance(event, ActionApplied):
+        return event.action.party
+    if isinstance(event, AskIssued | ReplyReceived | ReplyRejected):
+        return event.party
+    if isinstance(event, SeatEliminated | SeatTakenOver):
+        return event.seat
+    return None
+
+
+def _since_close(events: Sequence[Event], party: str) -> list[Event]:
+    """The party's events since its last closed move (an applied action, an elimination, a take-over)."""
+    found: list[Event] = []
     for event in reversed(events):
-        if isinstance(event, ActionApplied):
+        if _party_of(event) != party:
+            continue
+        if isinstance(event, ActionApplied | SeatEliminated | SeatTakenOver):
             break
-        if isinstance(event, ReplyRejected):
-            found.append(event)
+        found.append(event)
     found.reverse()
     return found
 
 
-def current_ask(game: Game[Any], state: Any, events: Sequence[Event]) -> Ask:
-    """The ask of the move under way, with every rejected reply of that seat and its reason folded in."""
-    ask = game.next_ask(state)
-    for rejection in pending_rejections(events):
-        if rejection.seat == ask.seat:
+def pending_rejections(events: Sequence[Event], party: str) -> list[ReplyRejected]:
+    """The party's refused replies since its last closed move: the re-asks of the move under way."""
+    return [event for event in _since_close(events, party) if isinstance(event, ReplyRejected)]
+
+
+def current_asks(game: Game[Any], state: Any, events: Sequence[Event]) -> tuple[Ask, ...]:
+    """The open asks, each with its party's refused replies and their reasons folded in."""
+    asks: list[Ask] = []
+    for ask in game.next_asks(state):
+        for rejection in pending_rejections(events, ask.party):
             ask = ask.retry(rejection.text, rejection.reason)
-    return ask
+        asks.append(ask)
+    return tuple(asks)
 
 
 def ask_recorded(events: Sequence[Event], ask: Ask) -> bool:
-    """Whether the log already ends with this ask (issued, not yet answered)."""
-    if not events:
+    """Whether the log holds this ask, issued and not yet answered."""
+    pending = _since_close(events, ask.party)
+    last_ask = max((i for i, e in enumerate(pending) if isinstance(e, AskIssued) and e.attempt == ask.attempt),
+                   default=None)
+    if last_ask is None:
         return False
-    last = events[-1]
-    return isinstance(last, AskIssued) and last.seat == ask.seat and last.attempt == ask.attempt
+    return not any(isinstance(event, ReplyReceived) for event in pending[last_ask + 1:])
 
 
 @dataclass(frozen=True)
-class Judged:
-    """A reply as the game master judged it: the new state and the action, or the error."""
+class Move:
+    """A move as played: every try, and the state after it; ``failure`` when the party ran out of re-asks."""
 
+    attempts: tuple[Attempt, ...]
     state: Any
-    action: Action | None
-    error: MoveError | None
+    failure: MoveError | None
+
+    @property
+    def ask(self) -> Ask:
+        return self.attempts[0].ask
 
 
-def judge_reply(game: Game[Any], state: Any, ask: Ask, text: str, call_ids: Sequence[int], recorder: Recorder,
-                match_id: str) -> Judged:
-    """Record a reply to ``ask``, parse and apply it, and record the action or the rejection."""
-    recorder.append_event(match_id, ReplyReceived(seat=ask.seat, text=text, call_ids=tuple(call_ids)))
+def judge(game: Game[Any], state: Any, ask: Ask, text: str) -> tuple[Any, Attempt]:
+    """A reply to ``ask`` read and applied against ``state``: the new state (unchanged when refused) and the try."""
     try:
         action = game.parse(state, ask, text)
         new_state = game.apply(state, action)
     except MoveError as err:
-        recorder.mark_calls(call_ids, parsed=None, error=f"{err.kind}: {err.reason}")
-        recorder.append_event(match_id, ReplyRejected(seat=ask.seat, error=err.kind,  # type: ignore[arg-type]
-                                                      reason=err.reason, text=text))
-        return Judged(state=state, action=None, error=err)
-    recorder.mark_calls(call_ids, parsed=action.text, error=None)
-    recorder.append_event(match_id, ActionApplied(action=action))
-    return Judged(state=new_state, action=action, error=None)
+        return state, Attempt(ask=ask, text=text, error=err)
+    return new_state, Attempt(ask=ask, text=text, action=action)
 
 
-async def take_move(game: Game[Any], state: Any, ask: Ask, player: Player, recorder: Recorder, match_id: str,
-                    *, already_asked: bool = False) -> Any:
-    """The new state after one accepted move of ``player``, or a forfeit ``Outcome``.
+async def play_move(game: Game[Any], state: Any, ask: Ask, player: Player, *, asked: bool = False) -> Move:
+    """Ask ``player`` until a reply is accepted or its re-asks are spent; nothing is recorded here.
 
-    ``already_asked``: the log already holds this ask (a resumed move), so it is not recorded twice.
+    ``asked``: the log already holds the first ask (it is not written again).
     """
+    attempts: list[Attempt] = []
     while True:
-        if not already_asked:
-            recorder.append_event(match_id, AskIssued(seat=ask.seat, kind=ask.kind, attempt=ask.attempt))
-        already_asked = False
         reply = await player.act(ask)
-        call_ids = recorder.add_calls(match_id, ask.seat, reply.calls)
-        judged = judge_reply(game, state, ask, reply.text, call_ids, recorder, match_id)
-        if judged.error is None:
-            return judged.state
+        new_state, attempt = judge(game, state, ask, reply.text)
+        attempt = Attempt(ask=ask, text=reply.text, calls=reply.calls, action=attempt.action, error=attempt.error,
+                          ask_recorded=asked and not attempts)
+        attempts.append(attempt)
+        if attempt.error is None:
+            return Move(attempts=tuple(attempts), state=new_state, failure=None)
         if ask.attempt >= player.max_retries:
-            return forfeit(game, state, ask.seat, judged.error)
-        ask = ask.retry(reply.text, judged.error.reason)
-
-
-def forfeit(game: Game[Any], state: Any, seat: str, err: MoveError) -> Outcome:
-    rounds = game.rounds(state)
-    reason = f"{seat} forfeits after {err.kind} errors; last: {err.reason}"
-    return Outcome(status="forfeit", winner=None, reason=reason, rounds=rounds, forfeit_seat=seat)
+            return Move(attempts=tuple(attempts), state=state, failure=attempt.error)
+        ask = ask.retry(reply.text, attempt.error.reason)

@@ -1,22 +1,50 @@
-"""What a batch run consists of: its configuration and the list of matches it implies."""
+"""What a batch run consists of: its configuration, and the matches and lineups it implies.
+
+**The lineup schedule.** For each game and game number ``g`` (``0 .. n-1``) the run draws one match setup
+from the seed ``derive_seed(seed, game, level, g)``, so every model meets the same secrets, words and prompt
+variants. Seats the game does not evaluate get the ``opponent`` (a model, or ``scripted``); roles get their
+binding (``--role``) or the game's default. The evaluated seats get the run's models:
+
+* one evaluated seat (Akinator, Taboo, Bluffing): one match per model, in the order the models were given;
+* several (a table of players): the models are shuffled once per game number with a seeded RNG
+  (``derive_seed(seed, game, level, g, "lineup")``) into an order ``m``, and the game number is played in
+  ``k = len(models)`` rotations: in rotation ``r`` evaluated seat ``j`` gets ``m[(j + r) mod k]``. Every model
+  so plays every evaluated seat exactly once per game number, on the same setup, and (with more seats than
+  models) a model may hold several seats of one match.
+
+Matches are interleaved by game number, then game, so a partial run covers every game and model evenly.
+"""
 
 from __future__ import annotations
 
+import random
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from playeval.core.rng import derive_seed
+from playeval.core.errors import ConfigError
+from playeval.core.events import RoleAssignment, SeatAssignment
+from playeval.core.game import Game
+from playeval.core.info import Scalar
+from playeval.core.inputs import check_options
+from playeval.core.match import MatchSpec
+from playeval.core.registry import GameRegistry
+from playeval.core.rng import derive_seed, match_rng
 
 SCRIPTED = "scripted"
+LOCAL = "local"
+SEAT_BINDING = "seat:"
 
 
 class RunConfig(BaseModel):
     """A batch run of one or more games. Stored with the run, so ``--resume`` rebuilds exactly the same plan.
 
-    ``secret_sets`` maps a game to its named set of secrets (a game not named uses its default).
-    Runs recorded before multi-game runs stored ``game`` and ``secret_set``; they still load.
+    ``secret_sets`` maps a game to its named set of secrets (a game not named uses its default). ``roles``
+    binds roles to models: ``judge`` for the role of that name in every game of the run, or ``akinator.judge``
+    for one game's. ``options`` holds each game's options. Runs recorded before multi-game runs stored ``game``
+    and ``secret_set``; they still load.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -31,6 +59,8 @@ class RunConfig(BaseModel):
     secret_sets: dict[str, str] = Field(default_factory=dict)
     temperature: float = Field(default=0.0, ge=0.0, le=2.0)
     max_retries: int = Field(default=2, ge=0)
+    roles: dict[str, str] = Field(default_factory=dict)
+    options: dict[str, dict[str, Scalar]] = Field(default_factory=dict)
 
     @model_validator(mode="before")
     @classmethod
@@ -55,18 +85,6 @@ class RunConfig(BaseModel):
             raise ValueError("a game is listed twice")
         return games
 
-    @model_validator(mode="after")
-    def _sets_name_games(self) -> RunConfig:
-        unknown = sorted(set(self.secret_sets) - set(self.games))
-        if unknown:
-            raise ValueError(f"secret sets given for games not in the run: {', '.join(unknown)}")
-        return self
-
-    @property
-    def label(self) -> str:
-        """The games as one string, for titles and the store's ``runs.game`` column."""
-        return ",".join(self.games)
-
     @field_validator("models")
     @classmethod
     def _distinct(cls, models: tuple[str, ...]) -> tuple[str, ...]:
@@ -76,29 +94,113 @@ class RunConfig(BaseModel):
             raise ValueError("a model is listed twice")
         return models
 
+    @model_validator(mode="after")
+    def _keys_name_games(self) -> RunConfig:
+        for what, keys in (("secret sets", self.secret_sets), ("options", self.options)):
+            unknown = sorted(set(keys) - set(self.games))
+            if unknown:
+                raise ValueError(f"{what} given for games not in the run: {', '.join(unknown)}")
+        return self
+
+    @property
+    def label(self) -> str:
+        """The games as one string, for titles and the store's ``runs.game`` column."""
+        return ",".join(self.games)
+
+    def role_binding(self, game: str, role: str) -> str | None:
+        """The run's binding of a game's role (``game.role`` first, then ``role``), if it names one."""
+        return self.roles.get(f"{game}.{role}", self.roles.get(role))
+
 
 @dataclass(frozen=True)
 class PlannedMatch:
-    """One match of a run. ``game_number`` is shared by all models, so they meet the same secrets."""
+    """One match of a run. ``game_number`` is shared by all lineups of that number, so they meet the same setup;
+    ``rotation`` numbers the lineups of one game number."""
 
     index: int
     game: str
-    model: str
     game_number: int
+    rotation: int
     seed: int
+    spec: MatchSpec
+    seats: tuple[SeatAssignment, ...]
+    roles: tuple[RoleAssignment, ...]
+
+    @property
+    def evaluated_models(self) -> tuple[str, ...]:
+        """The models of the evaluated seats, each once, in seat order."""
+        found: list[str] = []
+        for seat in self.seats:
+            if seat.evaluated and seat.model and seat.model not in found:
+                found.append(seat.model)
+        return tuple(found)
+
+    @property
+    def label(self) -> str:
+        """The evaluated models, for progress lines."""
+        return ",".join(self.evaluated_models) or "-"
 
 
-def plan_matches(config: RunConfig) -> list[PlannedMatch]:
-    """Matches interleaved by game number, then game, so a partial run covers every game and model evenly.
+def match_spec(game: Game[Any], config: RunConfig, seed: int) -> MatchSpec:
+    """The setup of one game number, from its seed: the same for every model and lineup."""
+    options = check_options(game.id, game.options, config.options.get(game.id, {}))
+    return game.new_spec(config.level, seed, match_rng(seed), secret_set=config.secret_sets.get(game.id),
+                         options=options or None)
 
-    The seed depends on the game and its number, not on the model or the position in the plan: every
-    model meets the same secrets and prompt variants, and a single-game run keeps the seeds it always had.
-    """
+
+def _seat(name: str, address: str, spec: MatchSpec, *, evaluated: bool) -> SeatAssignment:
+    scripted = address == SCRIPTED
+    return SeatAssignment(seat=name, player_kind="scripted" if scripted else "llm",
+                          model=None if scripted else address, prompt_variant=spec.variants.get(name),
+                          evaluated=evaluated)
+
+
+def role_assignments(game: Game[Any], config: RunConfig, seats: Mapping[str, SeatAssignment],
+                     default_model: str) -> tuple[RoleAssignment, ...]:
+    """Each role's binding: the run's, else the game's default (``local``: ``default_model``; ``seat:NAME``:
+    that seat's occupant, as a role)."""
+    found: list[RoleAssignment] = []
+    for info in game.roles:
+        binding = config.role_binding(game.id, info.name) or info.default
+        if binding.startswith(SEAT_BINDING):
+            seat = binding.removeprefix(SEAT_BINDING)
+            held = seats.get(seat)
+            if held is None:
+                raise ConfigError(f"{game.id}: role {info.name} is bound to seat {seat!r}, which the game lacks")
+            found.append(RoleAssignment(role=info.name, player_kind=held.player_kind, model=held.model, seat=seat))
+        elif binding == SCRIPTED:
+            found.append(RoleAssignment(role=info.name, player_kind="scripted"))
+        else:
+            model = default_model if binding == LOCAL else binding
+            found.append(RoleAssignment(role=info.name, player_kind="llm", model=model))
+    return tuple(found)
+
+
+def _lineups(game: Game[Any], config: RunConfig, spec: MatchSpec, number: int) -> list[dict[str, str]]:
+    table = game.table(spec)
+    evaluated = [seat.name for seat in table if seat.evaluated]
+    others = {seat.name: config.opponent for seat in table if not seat.evaluated}
+    if len(evaluated) <= 1:
+        return [{**{name: model for name in evaluated}, **others} for model in config.models]
+    order = list(config.models)
+    random.Random(derive_seed(config.seed, game.id, config.level, number, "lineup")).shuffle(order)
+    k = len(order)
+    return [{**{name: order[(j + r) % k] for j, name in enumerate(evaluated)}, **others} for r in range(k)]
+
+
+def plan_matches(config: RunConfig, registry: GameRegistry, default_model: str) -> list[PlannedMatch]:
+    """Every match of the run, in play order (see the module's note on the schedule)."""
+    games = {name: registry.get(name) for name in config.games}
     planned: list[PlannedMatch] = []
     for number in range(config.n):
-        for game in config.games:
-            seed = derive_seed(config.seed, game, config.level, number)
-            for model in config.models:
-                planned.append(PlannedMatch(index=len(planned), game=game, model=model, game_number=number,
-                                            seed=seed))
+        for name, game in games.items():
+            seed = derive_seed(config.seed, name, config.level, number)
+            spec = match_spec(game, config, seed)
+            evaluated = {seat.name for seat in game.table(spec) if seat.evaluated}
+            for rotation, lineup in enumerate(_lineups(game, config, spec, number)):
+                seats = {seat.name: _seat(seat.name, lineup[seat.name], spec, evaluated=seat.name in evaluated)
+                         for seat in game.table(spec)}
+                roles = role_assignments(game, config, seats, default_model)
+                planned.append(PlannedMatch(index=len(planned), game=name, game_number=number, rotation=rotation,
+                                            seed=seed, spec=spec, seats=tuple(seats.values()), roles=roles))
     return planned

@@ -1,41 +1,51 @@
 """The step-wise game master: a match moved one request at a time, with no coroutine living per match.
 
-A web match is played in short steps, each starting from the recorded log:
+Batch runs, the terminal and the web arena all move matches with these functions, each starting from the
+recorded log:
 
-* :func:`advance` plays every seat that has a player (a model, a scripted player) until the match ends or
-  the seat to move is a person's (``players[seat] is None``), whose ask it then records once;
-* :func:`submit` takes a person's reply: it checks the turn, records the reply and then the applied action
-  or the rejection with its reason. A person is never forfeited for a bad reply; they simply try again.
+* :func:`advance` plays every open ask whose seat or role has a player (a model, a scripted player) until
+  the match ends or only people's asks are open (``players[party] is None``), whose asks it records once.
+  Several open asks (a parallel phase, such as a secret vote) are played at once and recorded in the order
+  the game lists them (accepted moves first, then the seats that ran out of re-asks), so a batch run's log does
+  not depend on which model answered first.
+* :func:`submit` takes a person's reply: it checks that the person's seat (or a role they play) has an open
+  ask, records the reply and then the applied action or the refusal with its reason. A person is never
+  forfeited for a bad reply; they simply try again.
+* :func:`abandon` ends a match from outside; :func:`take_over` hands a person's seat to a model.
 
-Both use the same parse/apply/re-ask/forfeit step as the batch loop (``engine.master``). Whoever calls them
-makes sure one step runs at a time per match (the web arena's lease); the log stays the single truth, so a
-step that starts from a fresh read of the log can be run by any process, after any restart.
+A seat that runs out of re-asks is eliminated where the game eliminates such seats, and otherwise forfeits
+the match; a role that runs out of re-asks aborts it (no seat is to blame). Whoever calls these makes sure one
+model step runs at a time per match (the web arena's lease); the log stays the single truth, so a step that
+starts from a fresh read of the log can be run by any process, after any restart.
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-from playeval.core.errors import PlayevalError
-from playeval.core.events import AskIssued, Event, MatchEnded
+from playeval.core.ask import Ask
+from playeval.core.errors import MoveError, PlayevalError, RuleViolation
+from playeval.core.events import AskIssued, Event, MatchEnded, SeatEliminated, SeatTakenOver
 from playeval.core.game import Game
 from playeval.core.match import Action, MatchSpec, Outcome
-from playeval.engine.master import ask_recorded, current_ask, judge_reply, state_from_events, take_move
+from playeval.engine.master import Move, ask_recorded, current_asks, judge, play_move, state_from_events
 from playeval.engine.recorder import Recorder
 from playeval.players.base import Player
 
-__all__ = ["MatchOver", "NotYourTurn", "StepResult", "SubmitResult", "abandon", "advance", "submit"]
+__all__ = ["MatchOver", "NotYourTurn", "StepResult", "SubmitResult", "abandon", "advance", "submit", "take_over"]
 
 
 class NotYourTurn(PlayevalError):
-    """A reply from a seat that is not the one to move; nothing was recorded."""
+    """A reply from a seat (or role) that has no open ask; nothing was recorded."""
 
-    def __init__(self, seat: str, to_move: str) -> None:
-        super().__init__(f"it is not the {seat}'s turn: the {to_move} is to move")
-        self.seat = seat
-        self.to_move = to_move
+    def __init__(self, party: str, to_move: Sequence[str]) -> None:
+        moving = " and ".join(to_move) or "nobody"
+        super().__init__(f"it is not the {party}'s turn: the {moving} is to move")
+        self.party = party
+        self.to_move = tuple(to_move)
 
 
 class MatchOver(PlayevalError):
@@ -49,13 +59,13 @@ class MatchOver(PlayevalError):
 class StepResult:
     """Where a match stands after :func:`advance`.
 
-    ``waiting_for`` is the person's seat whose move is awaited (``None`` once the match is over);
-    ``moves`` counts the actions applied by this call.
+    ``waiting_for`` are the people's seats and roles whose moves are awaited (empty once the match is over);
+    ``moves`` counts the moves played by this call.
     """
 
     state: Any
     outcome: Outcome | None
-    waiting_for: str | None
+    waiting_for: tuple[str, ...]
     moves: int
 
 
@@ -71,75 +81,131 @@ class SubmitResult:
     state: Any
 
 
-def _ended(events: Sequence[Event]) -> Outcome | None:
+def ended(events: Sequence[Event]) -> Outcome | None:
+    """The recorded outcome of a log, if it has one."""
     for event in reversed(events):
         if isinstance(event, MatchEnded):
             return event.outcome
     return None
 
 
+def forfeit(game: Game[Any], state: Any, seat: str, err: MoveError) -> Outcome:
+    reason = f"{seat} forfeits after {err.kind} errors; last: {err.reason}"
+    return Outcome(status="forfeit", reason=reason, rounds=game.rounds(state), forfeit_seat=seat)
+
+
+def _role_failed(game: Game[Any], state: Any, role: str, err: MoveError) -> Outcome:
+    reason = f"the {role} (a role, not a player) gave no usable reply after {err.kind} errors; last: {err.reason}"
+    return Outcome(status="aborted", reason=reason, rounds=game.rounds(state))
+
+
 async def advance(game: Game[Any], spec: MatchSpec, events: Sequence[Event], players: Mapping[str, Player | None],
                   recorder: Recorder, match_id: str) -> StepResult:
-    """Play the seats that have players, from the state folded out of ``events``, until a person must move.
+    """Play the open asks that have players, from the state folded out of ``events``, until people must move.
 
     A match whose log already ends with an outcome is left alone; one whose rules have ended it but whose
     outcome was not yet recorded (a step cut short) gets its outcome recorded now.
     """
-    recorded = _ended(events)
-    state = state_from_events(game, spec, events)
+    log = list(events)
+    state = state_from_events(game, spec, log)
+    recorded = ended(log)
     if recorded is not None:
-        return StepResult(state=state, outcome=recorded, waiting_for=None, moves=0)
+        return StepResult(state=state, outcome=recorded, waiting_for=(), moves=0)
     moves = 0
-    first = True
-    while (outcome := game.outcome(state)) is None:
-        if first:
-            ask = current_ask(game, state, events)
-            asked = ask_recorded(events, ask)
-        else:
-            ask, asked = game.next_ask(state), False
-        first = False
-        player = players[ask.seat]
-        if player is None:
-            if not asked:
-                recorder.append_event(match_id, AskIssued(seat=ask.seat, kind=ask.kind, attempt=ask.attempt))
-            return StepResult(state=state, outcome=None, waiting_for=ask.seat, moves=moves)
-        moved = await take_move(game, state, ask, player, recorder, match_id, already_asked=asked)
-        if isinstance(moved, Outcome):
-            outcome = moved
-            break
-        state, moves = moved, moves + 1
+    outcome = game.outcome(state)
+    while outcome is None:
+        asks = current_asks(game, state, log)
+        if not asks:
+            raise PlayevalError(f"{game.id}: the match has neither an open ask nor an outcome")
+        waiting = [ask for ask in asks if players.get(ask.party) is None]
+        runnable = [ask for ask in asks if players.get(ask.party) is not None]
+        for ask in waiting:
+            if not ask_recorded(log, ask):
+                log.append(AskIssued(seat=ask.seat, role=ask.role, kind=ask.kind, attempt=ask.attempt))
+                recorder.append_event(match_id, log[-1])
+        if not runnable:
+            return StepResult(state=state, outcome=None, waiting_for=tuple(ask.party for ask in waiting),
+                              moves=moves)
+        played = await asyncio.gather(*(
+            play_move(game, state, ask, players[ask.party], asked=ask_recorded(log, ask))  # type: ignore[arg-type]
+            for ask in runnable))
+        state, outcome = _record(game, state, list(played), recorder, match_id, log)
+        moves += len(played)
+        if outcome is None:
+            outcome = game.outcome(state)
     recorder.finish_match(match_id, outcome)
-    return StepResult(state=state, outcome=outcome, waiting_for=None, moves=moves)
+    return StepResult(state=state, outcome=outcome, waiting_for=(), moves=moves)
 
 
-def submit(game: Game[Any], spec: MatchSpec, events: Sequence[Event], seat: str, text: str, recorder: Recorder,
+def _record(game: Game[Any], state: Any, played: list[Move], recorder: Recorder, match_id: str,
+            log: list[Event]) -> tuple[Any, Outcome | None]:
+    """Record the moves of one step in the order of their asks and fold them into ``state``; the accepted moves
+    first, then the failures (so that a seat put out mid-phase does not void the votes cast for it). Returns
+    an outcome when a failure ends the match."""
+    single = len(played) == 1
+    accepted = [move for move in played if move.failure is None]
+    for move in accepted:
+        recorder.append_move(match_id, move.attempts)
+        log.extend(event for attempt in move.attempts for event in attempt.events(()))
+        state = move.state if single else _reapply(game, state, move)
+    for move in (move for move in played if move.failure is not None):
+        assert move.failure is not None
+        recorder.append_move(match_id, move.attempts)
+        log.extend(event for attempt in move.attempts for event in attempt.events(()))
+        ask = move.ask
+        if ask.seat is None:
+            return state, _role_failed(game, state, ask.party, move.failure)
+        eliminated = game.eliminate(state, ask.seat, move.failure.reason)
+        if eliminated is None:
+            return state, forfeit(game, state, ask.seat, move.failure)
+        log.append(SeatEliminated(seat=ask.seat, error=move.failure.kind,  # type: ignore[arg-type]
+                                  reason=move.failure.reason))
+        recorder.append_event(match_id, log[-1])
+        state = eliminated
+    return state, None
+
+
+def _reapply(game: Game[Any], state: Any, move: Move) -> Any:
+    """A parallel phase's move applied after the moves recorded before it (the game promises this works)."""
+    action = move.attempts[-1].action
+    assert action is not None
+    try:
+        return game.apply(state, action)
+    except RuleViolation as err:
+        raise PlayevalError(f"{game.id}: the {action.party}'s move of a parallel phase was refused once another "
+                            f"move of that phase was applied ({err.reason}); the game's phase depends on order"
+                            ) from err
+
+
+def submit(game: Game[Any], spec: MatchSpec, events: Sequence[Event], party: str, text: str, recorder: Recorder,
            match_id: str) -> SubmitResult:
-    """A person's reply for ``seat``, judged against the state folded out of ``events``.
+    """A person's reply for ``party`` (their seat, or a role they play), judged against the state of ``events``.
 
     Raises :class:`MatchOver` or :class:`NotYourTurn` (recording nothing) when the reply cannot be taken.
-    Otherwise records the reply and the action or the rejection; after a rejection the same ask is recorded
+    Otherwise records the reply and the action or the refusal; after a refusal the same ask is recorded
     again as the next attempt, so the log reads like a model's re-ask. When the reply ends the match, its
     outcome is recorded too.
     """
     state = state_from_events(game, spec, events)
-    if _ended(events) is not None or game.outcome(state) is not None:
+    if ended(events) is not None or game.outcome(state) is not None:
         raise MatchOver()
-    ask = current_ask(game, state, events)
-    if ask.seat != seat:
-        raise NotYourTurn(seat, ask.seat)
-    if not ask_recorded(events, ask):
-        recorder.append_event(match_id, AskIssued(seat=ask.seat, kind=ask.kind, attempt=ask.attempt))
-    judged = judge_reply(game, state, ask, text, (), recorder, match_id)
-    if judged.error is not None:
-        retry = ask.retry(text, judged.error.reason)
-        recorder.append_event(match_id, AskIssued(seat=retry.seat, kind=retry.kind, attempt=retry.attempt))
-        return SubmitResult(accepted=False, action=None, error=judged.error.kind,  # type: ignore[arg-type]
-                            reason=judged.error.reason, outcome=None, state=state)
-    outcome = game.outcome(judged.state)
+    asks = current_asks(game, state, events)
+    ask = next((open_ask for open_ask in asks if open_ask.party == party), None)
+    if ask is None:
+        raise NotYourTurn(party, [open_ask.party for open_ask in asks])
+    new_state, attempt = judge(game, state, ask, text)
+    recorder.append_move(match_id, [replace(attempt, ask_recorded=ask_recorded(events, ask))])
+    if attempt.error is not None:
+        retry: Ask = ask.retry(text, attempt.error.reason)
+        recorder.append_event(match_id, AskIssued(seat=retry.seat, role=retry.role, kind=retry.kind,
+                                                  attempt=retry.attempt))
+        return SubmitResult(accepted=False, action=None, error=attempt.error.kind,  # type: ignore[arg-type]
+                            reason=attempt.error.reason, outcome=None, state=state)
+    outcome = game.outcome(new_state)
     if outcome is not None:
         recorder.finish_match(match_id, outcome)
-    return SubmitResult(accepted=True, action=judged.action, error=None, reason=None, outcome=outcome,
-                        state=judged.state)
+    return SubmitResult(accepted=True, action=attempt.action, error=None, reason=None, outcome=outcome,
+                        state=new_state)
 
 
 def abandon(game: Game[Any], spec: MatchSpec, events: Sequence[Event], recorder: Recorder, match_id: str,
@@ -148,10 +214,19 @@ def abandon(game: Game[Any], spec: MatchSpec, events: Sequence[Event], recorder:
 
     A match the rules had already ended (its outcome not yet recorded) gets that outcome instead.
     """
-    if _ended(events) is not None:
+    if ended(events) is not None:
         raise MatchOver()
     state = state_from_events(game, spec, events)
-    outcome = game.outcome(state) or Outcome(status="aborted", winner=None, reason=reason,
-                                             rounds=game.rounds(state))
+    outcome = game.outcome(state) or Outcome(status="aborted", reason=reason, rounds=game.rounds(state))
     recorder.finish_match(match_id, outcome)
     return outcome
+
+
+def take_over(events: Sequence[Event], recorder: Recorder, match_id: str, seat: str, *, model: str | None,
+              reason: str) -> SeatTakenOver:
+    """Hand a person's seat to a model (or, with ``model=None``, a scripted player) from here on."""
+    if ended(events) is not None:
+        raise MatchOver()
+    event = SeatTakenOver(seat=seat, player_kind="llm" if model else "scripted", model=model, reason=reason)
+    recorder.append_event(match_id, event)
+    return event

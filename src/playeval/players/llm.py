@@ -43,9 +43,9 @@ class LLMPlayer:
         config = GenerationConfig(
             temperature=temperature,
             max_tokens=ask.max_tokens,
-            seed=derive_seed(self._seed, ask.seat, len(ask.messages), ask.attempt),
+            seed=derive_seed(self._seed, ask.party, len(ask.messages), ask.attempt),
         )
-        request = ModelRequest(messages=messages, config=config, constraint=ask.constraint, affinity=ask.seat)
+        request = ModelRequest(messages=messages, config=config, constraint=ask.constraint, affinity=ask.party)
         response = await self._model.generate(request)
         return Reply(text=response.text, calls=(to_call_record(response),))
 

@@ -12,9 +12,7 @@ from playeval.analysis import (
     summarize,
     summarize_procedural,
 )
-from playeval.analysis.retro_metrics import judgement_levels
-from playeval.core.game import evaluated_seat
-from playeval.core.normalize import same_name
+from playeval.core.game import seat_evaluated
 from playeval.core.registry import GameRegistry
 from playeval.engine.match import state_from_events
 from playeval.report.data import (
@@ -37,7 +35,7 @@ def build_report(store: Store, run_id: str, registry: GameRegistry) -> ReportDat
     run = store.get_run(run_id)
     results = summarize(match_rows(store, run_id, registry))
     retros = match_retros(store, run_id, registry)
-    summaries = summarize_procedural(retros)
+    summaries = summarize_procedural(retros, registry)
     models = sorted({r.model for r in results})
     outcomes = tuple(
         OutcomeRow(r.game, r.model, r.matches, r.wins, r.win_rate, r.win_rate_std, r.variants, r.avg_rounds,
@@ -47,7 +45,7 @@ def build_report(store: Store, run_id: str, registry: GameRegistry) -> ReportDat
     procedural = tuple(
         ProceduralRow(s.game, s.model, s.matches, tuple(
             MetricValue(spec.name, spec.label, s.values.get(spec.name), spec.percent, spec.lower_is_better, spec.skill)
-            for spec in metric_specs(s.game)))
+            for spec in metric_specs(registry.get(s.game))))
         for s in summaries
     )
     curves = tuple(
@@ -56,12 +54,12 @@ def build_report(store: Store, run_id: str, registry: GameRegistry) -> ReportDat
     )
     matches = {m.id: m for m in store.run_matches(run_id)}
     trajectories = tuple(
-        Trajectory(r.match_id, r.model, r.truth, judgement_levels(r), _won(matches[r.match_id], registry))
-        for r in retros if r.judgements
+        Trajectory(r.match_id, r.model, bool(r.score.truth), r.levels, _won(matches[r.match_id], registry))
+        for r in retros if r.levels
     )
     profiles = tuple(
         CapabilityProfile(p.model, tuple(SkillScore(s.skill, s.rank, s.metrics) for s in p.skills))
-        for p in capability_profiles(summaries, models)
+        for p in capability_profiles(summaries, models, registry)
     ) if summaries else ()
     by_id = {r.match_id: r for r in retros}
     transcripts = tuple(_page(store, match, registry, by_id.get(match.id)) for match in matches.values()
@@ -72,9 +70,10 @@ def build_report(store: Store, run_id: str, registry: GameRegistry) -> ReportDat
         notes.append(f"{finished - len(retros)} of {finished} finished matches have no retrospective outputs "
                      f"(run `playeval analyze retro {run_id}`, or the evaluated seat was not a model).")
     for s in summaries:
-        if s.never_found:
-            notes.append(f"{s.game}, {s.model}: the secret never appeared in a candidate list in {s.never_found} "
-                         f"of {s.matches} matches; first-appear round and final rank average over the others.")
+        for note, count in s.missing:
+            if count:
+                notes.append(f"{s.game}, {s.model}: {note}: {count} of {s.matches}; the metrics that need it "
+                             "average over the others.")
         if s.failed_outputs:
             notes.append(f"{s.game}, {s.model}: {s.failed_outputs} retrospective outputs could not be read after "
                          "re-asks (counted as lists without the secret, or left out for judgements).")
@@ -94,30 +93,34 @@ def build_report(store: Store, run_id: str, registry: GameRegistry) -> ReportDat
     )
 
 
+def _evaluated_seat(match: MatchRecord, registry: GameRegistry) -> str | None:
+    game = registry.get(match.game)
+    return next((s.seat for s in match.seats if seat_evaluated(game, match.spec, s)), None)
+
+
 def _won(match: MatchRecord, registry: GameRegistry) -> bool | None:
-    if match.outcome is None or match.outcome.status != "finished":
+    seat = _evaluated_seat(match, registry)
+    if match.outcome is None or match.outcome.status != "finished" or seat is None:
         return None
-    return match.outcome.winner == evaluated_seat(registry.get(match.game))
+    return match.outcome.result_for(seat).won
 
 
 def _page(store: Store, match: MatchRecord, registry: GameRegistry, retro: MatchRetro | None) -> TranscriptPage:
     game = registry.get(match.game)
-    seat = evaluated_seat(game)
+    seat = _evaluated_seat(match, registry) or ""
     assert match.outcome is not None
     state = state_from_events(game, match.spec, store.events(match.id))
     evaluated = next((s for s in match.seats if s.seat == seat), None)
     others = [s.model or s.player_kind for s in match.seats if s.seat != seat]
-    secret = match.spec.secret or ""
-    statement = match.spec.params.get("statement")
-    if statement is not None:
-        secret = f"{secret} (statement: {statement})"
+    secret = "; ".join(f"{item.revealed_label}: {item.value}" for item in game.disclosures(match.spec))
     outcome = match.outcome
     if outcome.status == "forfeit":
         label = "forfeit" if outcome.forfeit_seat == seat else "opp. forfeit"
     elif outcome.status == "aborted":
         label = "aborted"
     else:
-        label = "draw" if outcome.winner is None else "win" if outcome.winner == seat else "loss"
+        won = outcome.result_for(seat).won
+        label = "draw" if not outcome.winners and outcome.winning_team is None else "win" if won else "loss"
     return TranscriptPage(
         match_id=match.id,
         game=match.game,
@@ -130,23 +133,22 @@ def _page(store: Store, match: MatchRecord, registry: GameRegistry, retro: Match
         reason=match.outcome.reason,
         rounds=match.outcome.rounds,
         lines=tuple(game.transcript(state)),
-        retro=_retro_lines(store.retro_outputs(match.id), match.spec.secret or "") if retro else (),
+        retro=_retro_lines(store.retro_outputs(match.id), retro) if retro else (),
     )
 
 
-def _retro_lines(records: list[RetroRecord], secret: str) -> tuple[RetroLine, ...]:
+def _retro_lines(records: list[RetroRecord], retro: MatchRetro) -> tuple[RetroLine, ...]:
+    """Each round's output, readable, marked right or wrong as the game scored it."""
     lines: list[RetroLine] = []
-    truth = secret.strip().lower() == "true"
     for record in sorted(records, key=lambda r: (r.round, r.kind)):
         if record.kind == "split":
             continue
+        hit = retro.score.hits.get(record.round)
         if record.output is None:
             lines.append(RetroLine(record.round, f"(unreadable: {record.error})", None))
-        elif record.kind == "candidates" and isinstance(record.output, list):
-            names = [str(name) for name in record.output]
-            lines.append(RetroLine(record.round, ", ".join(names), any(same_name(n, secret) for n in names)))
+        elif isinstance(record.output, list):
+            lines.append(RetroLine(record.round, ", ".join(str(name) for name in record.output), hit))
         elif isinstance(record.output, dict):
             level = str(record.output.get("level", "?"))
-            side = level in ("True", "Possibly true") if truth else level in ("False", "Possibly false")
-            lines.append(RetroLine(record.round, f"{level}: {record.output.get('reason', '')}", side))
+            lines.append(RetroLine(record.round, f"{level}: {record.output.get('reason', '')}", hit))
     return tuple(lines)

@@ -18,6 +18,7 @@ from playeval.store.records import (
     SurveyRecord,
     WebMatchRecord,
     WebMode,
+    WebSeatRecord,
 )
 from playeval.store.store import Store
 
@@ -42,6 +43,7 @@ __all__ = [
     "SurveyRecord",
     "WebMatchRecord",
     "WebMode",
+    "WebSeatRecord",
     "default_db_url",
     "export_run_jsonl",
     "read_run_jsonl",

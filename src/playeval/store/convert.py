@@ -5,25 +5,24 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from playeval.core.errors import PlayevalError
-from playeval.core.events import SCHEMA_VERSION, Event, SeatAssignment, parse_event
+from playeval.core.events import SCHEMA_VERSION, Event, RoleAssignment, SeatAssignment, parse_event, upgrade_payload
 from playeval.core.match import MatchSpec, Outcome
 from playeval.core.messages import Message
 from playeval.store.records import CallRow, EventRecord, MatchRecord, RunRecord
-from playeval.store.schema import EventRow, MatchRow, ModelCallRow, RunRow, SeatRow
+from playeval.store.schema import EventRow, MatchRow, ModelCallRow, RoleRow, RunRow, SeatRow
 
 
 def load_event(schema_version: int, payload: dict[str, object]) -> Event:
     """Parse a stored event payload written under ``schema_version``.
 
-    Older versions would be upgraded here, one step at a time, before parsing;
-    version 1 is the only one so far.
+    Older versions are brought to the current shape first (``core.events.upgrade_payload``).
     """
     if schema_version > SCHEMA_VERSION:
         raise PlayevalError(
             f"event written with schema version {schema_version}, newer than this playeval reads "
             f"({SCHEMA_VERSION}); upgrade playeval"
         )
-    return parse_event(payload)
+    return parse_event(upgrade_payload(schema_version, payload))
 
 
 def run_record(row: RunRow) -> RunRecord:
@@ -41,11 +40,16 @@ def run_record(row: RunRow) -> RunRecord:
 
 def seat_assignment(row: SeatRow) -> SeatAssignment:
     return SeatAssignment(
-        seat=row.seat, player_kind=row.player_kind, model=row.model, prompt_variant=row.prompt_variant
+        seat=row.seat, player_kind=row.player_kind, model=row.model, prompt_variant=row.prompt_variant,
+        evaluated=row.evaluated,
     )
 
 
-def match_record(row: MatchRow, seats: Sequence[SeatRow]) -> MatchRecord:
+def role_assignment(row: RoleRow) -> RoleAssignment:
+    return RoleAssignment(role=row.role, player_kind=row.player_kind, model=row.model, seat=row.seat)
+
+
+def match_record(row: MatchRow, seats: Sequence[SeatRow], roles: Sequence[RoleRow] = ()) -> MatchRecord:
     ordered = sorted(seats, key=lambda seat: seat.position)
     return MatchRecord.model_validate(
         {
@@ -57,6 +61,7 @@ def match_record(row: MatchRow, seats: Sequence[SeatRow]) -> MatchRecord:
             "seed": row.seed,
             "spec": MatchSpec.model_validate(row.spec),
             "seats": tuple(seat_assignment(seat) for seat in ordered),
+            "roles": tuple(role_assignment(role) for role in sorted(roles, key=lambda role: role.position)),
             "status": row.status,
             "outcome": None if row.outcome is None else Outcome.model_validate(row.outcome),
             "evaluated_model": row.evaluated_model,
@@ -81,6 +86,7 @@ def call_row(row: ModelCallRow) -> CallRow:
         id=row.id,
         match_id=row.match_id,
         seat=row.seat,
+        role=row.role,
         model=row.model,
         messages=tuple(Message.model_validate(message) for message in row.messages),
         params=row.params,

@@ -79,7 +79,7 @@ def read_run_jsonl(lines: Iterable[str]) -> ExportedRun:
             header = line
         elif kind == "match" and header is not None:
             events = line.pop("events")
-            calls = line.pop("calls")
+            calls = [_call_v2(call) for call in line.pop("calls")] if version < 2 else line.pop("calls")
             retro = line.pop("retro", [])  # exports written before the retrospective analysis have none
             matches.append(
                 ExportedMatch(
@@ -94,6 +94,15 @@ def read_run_jsonl(lines: Iterable[str]) -> ExportedRun:
     if header is None:
         raise PlayevalError("empty export: no run header line")
     return ExportedRun(schema_version=SCHEMA_VERSION, run=RunRecord.model_validate(header), matches=tuple(matches))
+
+
+def _call_v2(call: dict[str, Any]) -> dict[str, Any]:
+    """A call of a version-1 export as the store now keeps it: the retrospective analysis's calls, written under
+    pseudo-seats ``retro:<kind>``, belong to the role of that name (store migration 0004 does the same)."""
+    seat = call.get("seat")
+    if isinstance(seat, str) and seat.startswith("retro:"):
+        return {**call, "seat": None, "role": seat}
+    return call
 
 
 def _expected(header: dict[str, Any] | None) -> str:

@@ -8,11 +8,12 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from playeval.core.ask import CallRecord
-from playeval.core.events import Event, SeatAssignment
+from playeval.core.events import Event, RoleAssignment, SeatAssignment
 from playeval.core.match import MatchSpec, Outcome
 
 RunStatus = Literal["running", "finished", "interrupted"]
-RetroOutputKind = Literal["candidates", "judgement", "split"]
+RetroOutputKind = str
+"""A retrospective output's kind: ``candidates``, ``judgement``, ``split`` or one a game declares."""
 MatchStatus = Literal["running", "finished"]
 
 
@@ -42,6 +43,7 @@ class MatchRecord(BaseModel):
     seed: int
     spec: MatchSpec
     seats: tuple[SeatAssignment, ...]
+    roles: tuple[RoleAssignment, ...] = ()
     status: MatchStatus
     outcome: Outcome | None
     evaluated_model: str | None
@@ -69,6 +71,7 @@ class CallRow(CallRecord):
     id: int
     match_id: str | None
     seat: str | None
+    role: str | None = None
     parsed: str | None
     error: str | None
     created_at: datetime
@@ -100,19 +103,34 @@ class RetroRecord(BaseModel):
 WebMode = Literal["play", "watch"]
 
 
+class WebSeatRecord(BaseModel):
+    """A person's seat at an arena table: the hash of its token, when they joined and when they left."""
+
+    model_config = ConfigDict(frozen=True)
+
+    seat: str
+    token_sha256: str | None
+    joined_at: datetime | None
+    left_at: datetime | None
+
+
 class WebMatchRecord(BaseModel):
-    """The arena's facts about a match: its mode, the person's seat, the token hash and the model-move lease."""
+    """The arena's facts about a match: its mode, the people's seats, the stand-in model and the model lease."""
 
     model_config = ConfigDict(frozen=True)
 
     match_id: str
     mode: WebMode
-    human_seat: str | None
-    token_sha256: str | None
     anonymous: bool
     created_at: datetime
     lease_owner: str | None
     lease_until: datetime | None
+    stand_in: str | None = None
+    people: tuple[WebSeatRecord, ...] = ()
+
+    @property
+    def person_seats(self) -> tuple[str, ...]:
+        return tuple(person.seat for person in self.people)
 
 
 class SurveyRecord(BaseModel):

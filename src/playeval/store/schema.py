@@ -139,6 +139,21 @@ class SeatRow(Base):
     player_kind: Mapped[str] = mapped_column(String(32))
     model: Mapped[str | None] = mapped_column(String(255))
     prompt_variant: Mapped[int | None] = mapped_column(Integer)
+    evaluated: Mapped[bool | None] = mapped_column(Boolean)
+    """Whether the match counts for this seat's model; NULL before Core v2 (the game's evaluated seat did)."""
+
+
+class RoleRow(Base):
+    """Who plays a role of a match (a judge, a game master): a model, a scripted stand-in, or a seat's occupant."""
+
+    __tablename__ = "match_roles"
+
+    match_id: Mapped[str] = mapped_column(String(16), ForeignKey("matches.id"), primary_key=True)
+    role: Mapped[str] = mapped_column(String(64), primary_key=True)
+    position: Mapped[int] = mapped_column(Integer)
+    player_kind: Mapped[str] = mapped_column(String(32))
+    model: Mapped[str | None] = mapped_column(String(255))
+    seat: Mapped[str | None] = mapped_column(String(64))
 
 
 class EventRow(Base):
@@ -161,6 +176,8 @@ class ModelCallRow(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     match_id: Mapped[str | None] = mapped_column(String(16), ForeignKey("matches.id"))
     seat: Mapped[str | None] = mapped_column(String(64))
+    role: Mapped[str | None] = mapped_column(String(64))
+    """The role the call was made for (a judge; ``retro:<kind>`` for the retrospective analysis)."""
     model: Mapped[str] = mapped_column(String(255))
     messages: Mapped[list[dict[str, Any]]] = mapped_column(json_type())
     params: Mapped[dict[str, Any]] = mapped_column(json_type())
@@ -178,17 +195,11 @@ class ModelCallRow(Base):
 metadata: MetaData = Base.metadata
 
 
-RETRO_KINDS: tuple[str, ...] = ("candidates", "judgement", "split")
-
-
 class RetroOutputRow(Base):
     """One retrospective-analysis output of one round of a match; its model calls are in ``model_calls``."""
 
     __tablename__ = "retro_outputs"
-    __table_args__ = (
-        UniqueConstraint("match_id", "round", "kind"),
-        CheckConstraint("kind IN ('candidates', 'judgement', 'split')", name="kind"),
-    )
+    __table_args__ = (UniqueConstraint("match_id", "round", "kind"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     match_id: Mapped[str] = mapped_column(String(16), ForeignKey("matches.id"))
@@ -205,10 +216,11 @@ WEB_MODES: tuple[str, ...] = ("play", "watch")
 
 
 class WebMatchRow(Base):
-    """A match played in the web arena: who may move it, and which process is moving its model seat now.
+    """A match played in the web arena: its mode, and which process is moving its models now.
 
-    ``token_sha256`` is the SHA-256 (hex) of the browser's token; the token itself is never stored.
-    ``lease_owner``/``lease_until`` say which server process runs the model's move, until when.
+    ``lease_owner``/``lease_until`` say which server process runs the models' moves, until when; ``stand_in``
+    is the model that takes over a seat whose person does not come or leaves. The people's seats are in
+    ``web_seats``.
     """
 
     __tablename__ = "web_matches"
@@ -219,12 +231,24 @@ class WebMatchRow(Base):
 
     match_id: Mapped[str] = mapped_column(String(16), ForeignKey("matches.id"), primary_key=True)
     mode: Mapped[str] = mapped_column(String(8))
-    human_seat: Mapped[str | None] = mapped_column(String(64))
-    token_sha256: Mapped[str | None] = mapped_column(String(64))
     anonymous: Mapped[bool] = mapped_column(Boolean)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
     lease_owner: Mapped[str | None] = mapped_column(String(128))
     lease_until: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    stand_in: Mapped[str | None] = mapped_column(String(255))
+
+
+class WebSeatRow(Base):
+    """A person's seat at an arena table. ``token_sha256`` is the SHA-256 (hex) of that person's token (the
+    token itself is never stored); ``joined_at`` is NULL until they join, ``left_at`` set when they leave."""
+
+    __tablename__ = "web_seats"
+
+    match_id: Mapped[str] = mapped_column(String(16), ForeignKey("matches.id"), primary_key=True)
+    seat: Mapped[str] = mapped_column(String(64), primary_key=True)
+    token_sha256: Mapped[str | None] = mapped_column(String(64))
+    joined_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    left_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
 
 
 class SurveyRow(Base):

@@ -5,11 +5,12 @@ from playeval.games.akinator.rules import (
            ANSWERER,
            FULL_ANSWERS,
            GUESSER,
+           JUDGE,
            LIMITS,
            STRICT_ANSWERS,
            Akinator,
            AkinatorState,
 )
 
-__all__ = ["ANSWERER", "FULL_ANSWERS", "GUESSER", "LIMITS", "SECRET_SETS", "STRICT_ANSWERS", "Akinator",
+__all__ = ["ANSWERER", "FULL_ANSWERS", "GUESSER", "JUDGE", "LIMITS", "SECRET_SETS", "STRICT_ANSWERS", "Akinator",
            "AkinatorState", "load_secrets"]

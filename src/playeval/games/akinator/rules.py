@@ -17,7 +17,17 @@ from typing import ClassVar, Literal
 
 from playeval.core.ask import Ask, OutputConstraint
 from playeval.core.errors import ConfigError, FormatError, RuleViolation
-from playeval.core.game import LevelInfo, PersonInput, RetroPoint, SeatInfo, SpecOption
+from playeval.core.game import GameBase, RetroOutput, RetroPoint, RetroScore
+from playeval.core.info import (
+    Disclosure,
+    LevelInfo,
+    MetricSpec,
+    PersonInput,
+    Presentation,
+    RoleInfo,
+    Scalar,
+    SeatInfo,
+)
 from playeval.core.match import Action, MatchSpec, Outcome
 from playeval.core.messages import Message, assistant, system, user
 from playeval.core.normalize import normalize_name, same_name
@@ -25,9 +35,11 @@ from playeval.core.rng import derive_seed
 from playeval.games.akinator import prompts
 from playeval.games.akinator.baselines import ListGuesser, OracleAnswerer
 from playeval.games.akinator.data import load_secrets
+from playeval.metrics.retro import candidate_metrics, score_candidates
 
 GUESSER = "guesser"
 ANSWERER = "answerer"
+JUDGE = "judge"
 
 FULL_ANSWERS: tuple[str, ...] = ("Yes", "No", "Probably yes", "Probably no", "Don't know")
 STRICT_ANSWERS: tuple[str, ...] = ("Yes", "No", "Don't know")
@@ -35,6 +47,7 @@ CONFIRM_ANSWERS: tuple[str, ...] = ("Yes", "No")
 
 LIMITS = {1: 20, 2: 18, 3: 16}
 MAX_QUESTION_CHARS = 300
+MAX_SECRET_CHARS = 100
 
 _HEADER = re.compile(r"^\s*question\s*(\d+)\s*[:.)-]\s*", re.IGNORECASE)
 _GUESS = re.compile(
@@ -86,6 +99,10 @@ class AkinatorState:
     won: bool = False
 
     @property
+    def secret(self) -> str | None:
+        return self.spec.hidden("secret")
+
+    @property
     def limit(self) -> int:
         return LIMITS[self.spec.level]
 
@@ -123,8 +140,14 @@ def _guess_grammar(number: int) -> str:
     )
 
 
-class Akinator:
-    """Twenty questions: the model asks, a person (or a simulated person) answers."""
+class Akinator(GameBase):
+    """Twenty questions: the model asks, a person (or a simulated person) answers.
+
+    A guess that does not match the secret after normalisation goes to the ``judge`` role, which confirms or
+    denies it; by default the judge is whoever holds the answerer's seat (a person who knows the object, or the
+    simulated person's model, asked as a role: greedily). The transcript shows its verdict as the answer to the
+    guess, on the answerer's side, as the paper's protocol has it; the log records which party decided.
+    """
 
     id: ClassVar[str] = "akinator"
     title: ClassVar[str] = "Akinator (twenty questions)"
@@ -132,21 +155,43 @@ class Akinator:
         SeatInfo(name=GUESSER, role="asks yes/no questions and guesses the object", evaluated=True),
         SeatInfo(name=ANSWERER, role="holds the secret object and answers"),
     )
+    roles: ClassVar[tuple[RoleInfo, ...]] = (
+        RoleInfo(name=JUDGE, does="decides whether a guess names the secret object when the rules cannot tell "
+                                  "(an exact match is confirmed by the rules)", default=f"seat:{ANSWERER}"),
+    )
     levels: ClassVar[tuple[LevelInfo, ...]] = (
         LevelInfo(level=1, description="20 turns; answers Yes/No/Probably yes/Probably no/Don't know"),
         LevelInfo(level=2, description="18 turns; same answers"),
         LevelInfo(level=3, description="16 turns; answers only Yes/No/Don't know"),
     )
-    variant_count: ClassVar[int] = len(prompts.GUESSER_VARIANTS)
-    secret_owner: ClassVar[str | None] = ANSWERER
     secret_sets: ClassVar[tuple[str, ...]] = ("everyday", "set1", "set2")
     person_inputs: ClassVar[tuple[PersonInput, ...]] = (
-        PersonInput(key="secret", prompt="Your secret object (hidden, never shown to the model)", hidden=True,
-                    required=False),
+        PersonInput(key="secret", seat=ANSWERER, prompt="Your secret object (hidden, never shown to the model)",
+                    hidden=True, required=False, max_chars=MAX_SECRET_CHARS),
     )
+    presentation: ClassVar[Presentation] = Presentation(
+        name="Akinator",
+        tagline="You hold the secret; the model asks.",
+        pitch=("Pick any object and keep it to yourself. The model fires yes-or-no questions at you and "
+               "has a limited number of turns to name it. You answer with a click."),
+        how=("Type an object only you know about. The model never sees it.",
+             "Answer each question with one of the buttons. Answer honestly: the fun is in seeing how it narrows "
+             "down.",
+             "When the model guesses, tell it whether it got your object."),
+        person_seat=ANSWERER,
+    )
+    metrics: ClassVar[tuple[MetricSpec, ...]] = (
+        *candidate_metrics("deductive")[:3],
+        MetricSpec(name="disparity_ratio", label="Disparity ratio", percent=True, lower_is_better=True,
+                   skill="multi-hop"),
+        *candidate_metrics("deductive")[3:],
+    )
+    ranking_skill: ClassVar[str | None] = "deductive"
 
-    def new_spec(self, level: int, seed: int, rng: random.Random, secret: str | None = None,
-                 secret_set: str | None = None, options: Mapping[str, SpecOption] | None = None) -> MatchSpec:
+    def new_spec(self, level: int, seed: int, rng: random.Random, *, inputs: Mapping[str, str] | None = None,
+                 secret_set: str | None = None, options: Mapping[str, Scalar] | None = None) -> MatchSpec:
+        """Draw the prompt variants, then the secret object: the person's (``inputs``; none given means they
+        keep it in their head, so nothing is drawn), else one from ``secret_set``."""
         if options:
             raise ConfigError(f"akinator takes no options, got: {', '.join(sorted(options))}")
         secret_set = secret_set or "everyday"
@@ -156,10 +201,19 @@ class Akinator:
             GUESSER: rng.randrange(len(prompts.GUESSER_VARIANTS)),
             ANSWERER: rng.randrange(len(prompts.ANSWERER_VARIANTS)),
         }
-        if secret is None:
-            secret = rng.choice(load_secrets(secret_set))
-        return MatchSpec(game=self.id, level=level, seed=seed, secret=secret, variants=variants,
+        secret = rng.choice(load_secrets(secret_set))
+        if inputs is not None:
+            secret = inputs.get("secret") or None
+        setup = {} if secret is None else {"secret": secret}
+        return MatchSpec(game=self.id, level=level, seed=seed, setup=setup, variants=variants,
                          params={"secret_set": secret_set})
+
+    def disclosures(self, spec: MatchSpec) -> Sequence[Disclosure]:
+        secret = spec.hidden("secret")
+        if secret is None:
+            return ()
+        return (Disclosure(key="secret", value=secret, seats=(ANSWERER,), label="Your secret object",
+                           revealed_label="The object"),)
 
     def initial_state(self, spec: MatchSpec) -> AkinatorState:
         if spec.level not in LIMITS:
@@ -197,6 +251,8 @@ class Akinator:
             instructions="Ask a yes/no question, or guess with: This is a guess -- are you thinking of <object>?",
             constraint=OutputConstraint(grammar=_guess_grammar(number)),
             max_tokens=64,
+            max_chars=MAX_QUESTION_CHARS,
+            one_line=True,
         )
 
     def _feedback(self, state: AkinatorState, turn: Turn) -> str:
@@ -210,39 +266,30 @@ class Akinator:
         return prompts.TURNS_LEFT.format(answer=answer, left=left)
 
     def _answerer_ask(self, state: AkinatorState, pending: Turn) -> Ask:
-        variant = state.spec.variants.get(ANSWERER, 0)
-        secret = state.spec.secret or "the object you have in mind"
+        """The answerer's ask for a question; a guess goes to the judge role instead."""
+        secret = state.secret or "the object you have in mind"
         if pending.kind == "guess":
-            allowed, kind = CONFIRM_ANSWERS, "confirm"
-            text = prompts.GUESS_FORMAT.format(object=pending.text)
-            instructions = "Is that your object? Answer Yes or No."
-            messages = (system(prompts.CONFIRM_SYSTEM),
-                        user(prompts.CONFIRM_USER.format(secret=secret, guess=pending.text)))
-        else:
-            allowed, kind = state.answers, "answer"
-            text = pending.text
-            instructions = "Answer with one of: " + ", ".join(allowed)
-            messages = (system(prompts.answerer_system(variant, secret, allowed)), user(text))
-        return Ask(
-            seat=ANSWERER,
-            kind=kind,
-            messages=messages,
-            display=text,
-            instructions=instructions,
-            constraint=OutputConstraint(choices=allowed),
-            max_tokens=8,
-        )
+            return Ask(role=JUDGE, kind="confirm", display=prompts.GUESS_FORMAT.format(object=pending.text),
+                       messages=(system(prompts.CONFIRM_SYSTEM),
+                                 user(prompts.CONFIRM_USER.format(secret=secret, guess=pending.text))),
+                       instructions="Is that your object? Answer Yes or No.",
+                       constraint=OutputConstraint(choices=CONFIRM_ANSWERS), max_tokens=8)
+        variant = state.spec.variants.get(ANSWERER, 0)
+        return Ask(seat=ANSWERER, kind="answer", display=pending.text,
+                   messages=(system(prompts.answerer_system(variant, secret, state.answers)), user(pending.text)),
+                   instructions="Answer with one of: " + ", ".join(state.answers),
+                   constraint=OutputConstraint(choices=state.answers), max_tokens=8)
 
     # -- parsing ------------------------------------------------------------
 
     def parse(self, state: AkinatorState, ask: Ask, text: str) -> Action:
-        if ask.seat == ANSWERER:
-            allowed = CONFIRM_ANSWERS if ask.kind == "confirm" else state.answers
-            answer = _match_answer(_clean(text), allowed)
-            if answer is None:
-                raise FormatError(f"the answer must be exactly one of: {', '.join(allowed)}.")
-            return Action(seat=ANSWERER, kind=ask.kind, text=answer)
-        return self._parse_move(state, text)
+        if ask.seat == GUESSER:
+            return self._parse_move(state, text)
+        allowed = CONFIRM_ANSWERS if ask.kind == "confirm" else state.answers
+        answer = _match_answer(_clean(text), allowed)
+        if answer is None:
+            raise FormatError(f"the answer must be exactly one of: {', '.join(allowed)}.")
+        return Action(seat=ask.seat, role=ask.role, kind=ask.kind, text=answer)
 
     def _parse_move(self, state: AkinatorState, text: str) -> Action:
         number = len(state.turns) + 1
@@ -283,15 +330,19 @@ class Akinator:
             if action.kind not in ("question", "guess"):
                 raise RuleViolation(f"the guesser cannot {action.kind}.")
             turn = Turn(number=len(state.turns) + 1, kind=action.kind, text=action.text)  # type: ignore[arg-type]
-            if action.kind == "guess" and state.spec.secret and same_name(action.text, state.spec.secret):
+            if action.kind == "guess" and state.secret and same_name(action.text, state.secret):
                 return replace(state, turns=(*state.turns, replace(turn, answer="Yes", confirmed_by_rules=True)),
                                won=True)
             if action.kind == "guess" and is_category(action.text):
                 return replace(state, turns=(*state.turns, replace(turn, answer="No", category=True)))
             return replace(state, turns=(*state.turns, turn))
-        if action.seat == ANSWERER:
+        if action.seat == ANSWERER or action.role == JUDGE:
             if pending is None:
                 raise RuleViolation("there is no question to answer.")
+            # Logs of schema version 1, before the judge was a role, have the answerer confirm guesses.
+            judged = action.role == JUDGE or (action.seat == ANSWERER and action.kind == "confirm")
+            if (pending.kind == "guess") != judged:
+                raise RuleViolation("a guess is judged by the judge; a question is answered by the answerer.")
             expected = "confirm" if pending.kind == "guess" else "answer"
             allowed = CONFIRM_ANSWERS if expected == "confirm" else state.answers
             if action.kind != expected or action.text not in allowed:
@@ -299,17 +350,17 @@ class Akinator:
             answered = replace(pending, answer=action.text)
             won = pending.kind == "guess" and action.text == "Yes"
             return replace(state, turns=(*state.turns[:-1], answered), won=won)
-        raise RuleViolation(f"unknown seat {action.seat!r}.")
+        raise RuleViolation(f"unknown seat or role {action.party!r}.")
 
     def outcome(self, state: AkinatorState) -> Outcome | None:
         rounds = len(state.turns)
         if state.won:
             last = state.turns[-1]
-            how = "confirmed by the rules" if last.confirmed_by_rules else "confirmed by the answerer"
-            return Outcome(status="finished", winner=GUESSER, rounds=rounds,
+            how = "confirmed by the rules" if last.confirmed_by_rules else "confirmed by the judge"
+            return Outcome(status="finished", winners=(GUESSER,), rounds=rounds,
                            reason=f"guessed {last.text!r} in turn {last.number} ({how})")
         if rounds >= state.limit and state.pending is None:
-            return Outcome(status="finished", winner=ANSWERER, rounds=rounds,
+            return Outcome(status="finished", winners=(ANSWERER,), rounds=rounds,
                            reason=f"no correct guess within {state.limit} turns")
         return None
 
@@ -325,12 +376,16 @@ class Akinator:
             so_far = replace(state, turns=state.turns[: index + 1])
             question = _HEADER.sub("", turn.text) if turn.kind == "question" else f"Is it {turn.text}?"
             points.append(RetroPoint(round=turn.number, kind="candidates", messages=self._guesser_messages(so_far),
-                                     request=prompts.RETRO_REQUEST, question=question))
+                                     request=prompts.RETRO_REQUEST, question=question, seat=GUESSER))
         return points
 
-    def scripted_player(self, seat: str, spec: MatchSpec) -> OracleAnswerer | ListGuesser:
-        if seat == ANSWERER:
-            return OracleAnswerer(spec.secret or "")
+    def score_retro(self, spec: MatchSpec, outputs: Sequence[RetroOutput]) -> RetroScore:
+        """Recall of the secret in the guesser's candidate lists; the disparity ratio of its questions' splits."""
+        return score_candidates(outputs, spec.hidden("secret") or "", disparity=True)
+
+    def scripted_player(self, party: str, spec: MatchSpec) -> OracleAnswerer | ListGuesser:
+        if party in (ANSWERER, JUDGE):
+            return OracleAnswerer(spec.hidden("secret") or "")
         rng = random.Random(derive_seed(spec.seed, "scripted guesser"))  # independent of the draw of the secret
         pool = list(load_secrets(str(spec.params.get("secret_set", "everyday"))))
         return ListGuesser(rng.sample(pool, k=min(len(pool), LIMITS[spec.level])))

@@ -1,6 +1,6 @@
 """Bluffing (truth or bluff) as a pure state machine.
 
-The bluffer makes a statement about themselves and privately marks it true or false (``spec.secret``).
+The bluffer makes a statement about themselves and privately marks it true or false (``setup["secret"]``).
 The questioner (the evaluated seat) asks up to five questions, which the bluffer answers, and gives
 its verdict whenever it is confident; after the fifth answer the verdict is due. The questioner wins
 when its verdict matches the truth. A match's rounds are the questioner's turns: questions plus the
@@ -16,20 +16,21 @@ from typing import ClassVar
 
 from playeval.core.ask import Ask, OutputConstraint
 from playeval.core.errors import ConfigError, FormatError, RuleViolation
-from playeval.core.game import LevelInfo, PersonInput, RetroPoint, SeatInfo, SpecOption
+from playeval.core.game import GameBase, RetroOutput, RetroPoint, RetroScore
+from playeval.core.info import Disclosure, LevelInfo, MetricSpec, PersonInput, Presentation, Scalar, SeatInfo
 from playeval.core.match import Action, MatchSpec, Outcome
 from playeval.core.messages import Message, assistant, system, user
 from playeval.core.rng import derive_seed
 from playeval.games.bluffing import parsing, prompts
 from playeval.games.bluffing.baselines import ScriptedBluffer, ScriptedQuestioner
 from playeval.games.bluffing.data import STATEMENT_SETS, load_personas, load_statements
+from playeval.metrics.retro import score_judgements
 
 QUESTIONER = "questioner"
 BLUFFER = "bluffer"
 
 LIMIT = 5
 TRUTHS: tuple[str, ...] = ("true", "false")
-OPTIONS: tuple[str, ...] = ("statement",)
 OWN_STATEMENT = "own"
 """``params["secret_set"]`` of a match whose statement a person made up."""
 
@@ -55,7 +56,7 @@ class BluffingState:
 
     @property
     def truth(self) -> str:
-        return self.spec.secret or ""
+        return self.spec.hidden("secret") or ""
 
     @property
     def pending(self) -> Exchange | None:
@@ -71,7 +72,7 @@ def _truth(secret: str | None) -> str:
     return truth
 
 
-class Bluffing:
+class Bluffing(GameBase):
     """Truth or bluff: a person (or a simulated person) makes a statement, the model questions and judges it."""
 
     id: ClassVar[str] = "bluffing"
@@ -84,55 +85,80 @@ class Bluffing:
     levels: ClassVar[tuple[LevelInfo, ...]] = (
         LevelInfo(level=1, description=f"up to {LIMIT} questions, then a verdict: True or False"),
     )
-    variant_count: ClassVar[int] = len(prompts.QUESTIONER_VARIANTS)
-    secret_owner: ClassVar[str | None] = BLUFFER
     secret_sets: ClassVar[tuple[str, ...]] = STATEMENT_SETS
     person_inputs: ClassVar[tuple[PersonInput, ...]] = (
-        PersonInput(key="statement", prompt="Your statement about yourself (the model will see it)"),
-        PersonInput(key="secret", prompt="Is your statement true or false? (hidden, never shown to the model)",
+        PersonInput(key="statement", seat=BLUFFER, prompt="Your statement about yourself (the model will see it)"),
+        PersonInput(key="secret", seat=BLUFFER,
+                    prompt="Is your statement true or false? (hidden, never shown to the model)",
                     hidden=True, choices=TRUTHS),
     )
+    presentation: ClassVar[Presentation] = Presentation(
+        name="Bluffing",
+        tagline="You make a claim; the model judges it.",
+        pitch=("Say something about yourself, true or invented, and defend it. The model may ask up to five "
+               "questions before it decides whether you told the truth."),
+        how=("Write a statement about yourself and mark, privately, whether it is true.",
+             "Answer the model's questions; if you are bluffing, keep the story straight.",
+             "At the end the model gives its verdict: True or False."),
+        person_seat=BLUFFER,
+    )
+    metrics: ClassVar[tuple[MetricSpec, ...]] = (
+        MetricSpec(name="recall_rate", label="Recall rate", percent=True, lower_is_better=False, skill="multi-hop"),
+        MetricSpec(name="spearman", label="Spearman's coefficient", percent=False, lower_is_better=True,
+                   skill="multi-hop"),
+        MetricSpec(name="hopping_penalty", label="Hopping penalty", percent=False, lower_is_better=True,
+                   skill="multi-hop"),
+        MetricSpec(name="first_correct_round", label="Avg. first correct round", percent=False,
+                   lower_is_better=True, skill="inductive"),
+        MetricSpec(name="final_distance", label="Avg. final distance", percent=False, lower_is_better=True,
+                   skill="inductive"),
+    )
+    ranking_skill: ClassVar[str | None] = "inductive"
 
-    def new_spec(self, level: int, seed: int, rng: random.Random, secret: str | None = None,
-                 secret_set: str | None = None, options: Mapping[str, SpecOption] | None = None) -> MatchSpec:
+    def new_spec(self, level: int, seed: int, rng: random.Random, *, inputs: Mapping[str, str] | None = None,
+                 secret_set: str | None = None, options: Mapping[str, Scalar] | None = None) -> MatchSpec:
         """Draw prompt variants, then (unless a person gives their own statement) a statement, its truth and a persona.
 
-        ``options={"statement": ...}`` is a person's own statement; its truth must then be given as ``secret``.
+        ``inputs={"statement": ..., "secret": "true" | "false"}`` is a person's own statement and its truth.
         """
         self._check_level(level)
-        options = dict(options or {})
-        unknown = sorted(set(options) - set(OPTIONS))
-        if unknown:
-            raise ConfigError(f"unknown bluffing option(s): {', '.join(unknown)}; known: {', '.join(OPTIONS)}")
+        if options:
+            raise ConfigError(f"bluffing takes no options, got: {', '.join(sorted(options))}")
         if secret_set is not None and secret_set not in STATEMENT_SETS:
             raise ConfigError(f"unknown bluffing statement set {secret_set!r}; known: {', '.join(STATEMENT_SETS)}")
         variants = {
             QUESTIONER: rng.randrange(len(prompts.QUESTIONER_VARIANTS)),
             BLUFFER: rng.randrange(len(prompts.BLUFFER_VARIANTS)),
         }
-        params: dict[str, str | int | float | bool]
-        if "statement" in options:
-            statement = options["statement"]
-            if not isinstance(statement, str) or not statement.strip():
+        params: dict[str, Scalar]
+        if inputs is not None and "statement" in inputs:
+            statement = inputs["statement"]
+            if not statement.strip():
                 raise ConfigError("the bluffing statement must be non-empty text")
-            if secret is None:
+            if inputs.get("secret") is None:
                 raise ConfigError("say whether your own statement is true or false (secret 'true' or 'false')")
-            truth = _truth(secret)
+            truth = _truth(inputs["secret"])
             params = {"statement": statement.strip(), "secret_set": OWN_STATEMENT}
         else:
             set_name = secret_set or "ours"
             statement = rng.choice(load_statements(set_name))
-            truth = _truth(secret) if secret is not None else rng.choice(TRUTHS)
+            truth = rng.choice(TRUTHS)
             persona = rng.choice(load_personas())
             params = {"statement": statement, "persona": persona.describe(), "secret_set": set_name}
-        return MatchSpec(game=self.id, level=level, seed=seed, secret=truth, variants=variants, params=params)
+        return MatchSpec(game=self.id, level=level, seed=seed, setup={"secret": truth}, variants=variants,
+                         params=params)
+
+    def disclosures(self, spec: MatchSpec) -> Sequence[Disclosure]:
+        truth = spec.hidden("secret") or ""
+        return (Disclosure(key="secret", value=truth, seats=(BLUFFER,), label="Your statement is",
+                           revealed_label="The statement was"),) if truth else ()
 
     def initial_state(self, spec: MatchSpec) -> BluffingState:
         self._check_level(spec.level)
         statement = spec.params.get("statement")
         if not isinstance(statement, str) or not statement.strip():
             raise ConfigError("a bluffing match needs a statement (params['statement'])")
-        _truth(spec.secret)
+        _truth(spec.hidden("secret"))
         return BluffingState(spec=spec)
 
     @staticmethod
@@ -169,11 +195,13 @@ class Bluffing:
             return Ask(seat=QUESTIONER, kind="verdict", messages=self._questioner_messages(state),
                        display=head + f"All {LIMIT} questions are asked.",
                        instructions=prompts.VERDICT_INSTRUCTIONS,
-                       constraint=OutputConstraint(grammar=parsing.VERDICT_GRAMMAR), max_tokens=16)
+                       constraint=OutputConstraint(grammar=parsing.VERDICT_GRAMMAR), max_tokens=16,
+                       max_chars=parsing.MAX_QUESTION_CHARS, one_line=True)
         return Ask(seat=QUESTIONER, kind="move", messages=self._questioner_messages(state),
                    display=head + f"Question {number} of {LIMIT}.",
                    instructions=prompts.QUESTIONER_INSTRUCTIONS.format(number=number),
-                   constraint=OutputConstraint(grammar=parsing.move_grammar(number)), max_tokens=64)
+                   constraint=OutputConstraint(grammar=parsing.move_grammar(number)), max_tokens=64,
+                   max_chars=parsing.MAX_QUESTION_CHARS, one_line=True)
 
     def _bluffer_ask(self, state: BluffingState, pending: Exchange) -> Ask:
         truth = state.truth == "true"
@@ -189,7 +217,7 @@ class Bluffing:
             keep="" if truth else prompts.KEEP_BLUFFING)
         return Ask(seat=BLUFFER, kind="answer", messages=tuple(messages), display=pending.question,
                    instructions=instructions, constraint=OutputConstraint(grammar=parsing.ANSWER_GRAMMAR),
-                   max_tokens=96)
+                   max_tokens=96, max_chars=parsing.MAX_ANSWER_CHARS)
 
     # -- parsing and applying ---------------------------------------------------
 
@@ -238,7 +266,7 @@ class Bluffing:
         if state.verdict is None:
             return None
         right = state.verdict.lower() == state.truth
-        return Outcome(status="finished", winner=QUESTIONER if right else BLUFFER, rounds=self.rounds(state),
+        return Outcome(status="finished", winners=(QUESTIONER if right else BLUFFER,), rounds=self.rounds(state),
                        reason=f"verdict {state.verdict} after {len(state.exchanges)} questions; "
                               f"the statement was {state.truth}")
 
@@ -255,8 +283,12 @@ class Bluffing:
             question = exchange.question.split(": ", 1)[1]
             points.append(RetroPoint(round=exchange.number, kind="judgement",
                                      messages=self._questioner_messages(so_far), request=prompts.RETRO_REQUEST,
-                                     question=question))
+                                     question=question, seat=QUESTIONER))
         return points
+
+    def score_retro(self, spec: MatchSpec, outputs: Sequence[RetroOutput]) -> RetroScore:
+        """GameArena's Bluffing metrics of the questioner's judgements against the statement's truth."""
+        return score_judgements(outputs, (spec.hidden("secret") or "").strip().lower() == "true")
 
     def scripted_player(self, seat: str, spec: MatchSpec) -> ScriptedQuestioner | ScriptedBluffer:
         if seat == BLUFFER:

@@ -17,7 +17,8 @@ from typing import ClassVar
 
 from playeval.core.ask import Ask, OutputConstraint
 from playeval.core.errors import ConfigError, FormatError, RuleViolation
-from playeval.core.game import LevelInfo, PersonInput, RetroPoint, SeatInfo, SpecOption
+from playeval.core.game import GameBase, RetroOutput, RetroPoint, RetroScore
+from playeval.core.info import Disclosure, LevelInfo, MetricSpec, Presentation, Scalar, SeatInfo
 from playeval.core.match import Action, MatchSpec, Outcome
 from playeval.core.messages import Message, assistant, system, user
 from playeval.core.rng import derive_seed
@@ -25,6 +26,7 @@ from playeval.games.taboo import parsing, prompts
 from playeval.games.taboo.baselines import ScriptedClueGiver, ScriptedGuesser
 from playeval.games.taboo.data import CATEGORIES, load_words
 from playeval.games.taboo.words import same_word, says_word
+from playeval.metrics.retro import candidate_metrics, score_candidates
 
 GUESSER = "guesser"
 CLUE_GIVER = "clue_giver"
@@ -53,7 +55,7 @@ class TabooState:
 
     @property
     def secret(self) -> str:
-        return self.spec.secret or ""
+        return self.spec.hidden("secret") or ""
 
     @property
     def pending(self) -> Round | None:
@@ -78,7 +80,7 @@ def category_of(spec: MatchSpec) -> str:
     return str(named) if named else LEVEL_CATEGORIES.get(spec.level, CATEGORIES[0])
 
 
-class Taboo:
+class Taboo(GameBase):
     """Taboo: a person (or a simulated person) gives clues, the model answers without saying the word."""
 
     id: ClassVar[str] = "taboo"
@@ -94,14 +96,27 @@ class Taboo:
         LevelInfo(level=2, description="the word is a place: a country, a city or a kind of place; same rounds"),
         LevelInfo(level=3, description="the word is a food or drink; same rounds"),
     )
-    variant_count: ClassVar[int] = len(prompts.GUESSER_VARIANTS)
-    secret_owner: ClassVar[str | None] = CLUE_GIVER
     secret_sets: ClassVar[tuple[str, ...]] = CATEGORIES
-    person_inputs: ClassVar[tuple[PersonInput, ...]] = ()
+    presentation: ClassVar[Presentation] = Presentation(
+        name="Taboo",
+        tagline="You hold the word; the model must not say it.",
+        pitch=("You get a secret word and five short messages to lead the model into a wrong guess. It wins "
+               "by naming the word correctly or by getting through five rounds without writing it."),
+        how=("The word appears once the game starts.",
+             f"Each message is at most {parsing.MAX_CLUE_CHARS} characters and must not contain the word or any "
+             "form of it.",
+             "If the model slips and writes the word, it gets one guess to save itself."),
+        person_seat=CLUE_GIVER,
+    )
+    metrics: ClassVar[tuple[MetricSpec, ...]] = candidate_metrics("abductive")
+    ranking_skill: ClassVar[str | None] = "abductive"
 
-    def new_spec(self, level: int, seed: int, rng: random.Random, secret: str | None = None,
-                 secret_set: str | None = None, options: Mapping[str, SpecOption] | None = None) -> MatchSpec:
-        """Draw the prompt variants, then (unless given) the word from the level's list or ``secret_set``."""
+    def new_spec(self, level: int, seed: int, rng: random.Random, *, inputs: Mapping[str, str] | None = None,
+                 secret_set: str | None = None, options: Mapping[str, Scalar] | None = None) -> MatchSpec:
+        """Draw the prompt variants, then the word from the level's list or ``secret_set`` (a person holding
+        the clue-giver's seat is shown it)."""
+        if inputs:
+            raise ConfigError(f"taboo takes no inputs (the word is drawn), got: {', '.join(sorted(inputs))}")
         if options:
             raise ConfigError(f"taboo takes no options, got: {', '.join(sorted(options))}")
         self._check_level(level)
@@ -112,14 +127,19 @@ class Taboo:
             GUESSER: rng.randrange(len(prompts.GUESSER_VARIANTS)),
             CLUE_GIVER: rng.randrange(len(prompts.CLUE_GIVER_VARIANTS)),
         }
-        if secret is None:
-            secret = rng.choice(load_words(category))
-        return MatchSpec(game=self.id, level=level, seed=seed, secret=secret, variants=variants,
+        secret = rng.choice(load_words(category))
+        return MatchSpec(game=self.id, level=level, seed=seed, setup={"secret": secret}, variants=variants,
                          params={"secret_set": category})
+
+    def disclosures(self, spec: MatchSpec) -> Sequence[Disclosure]:
+        word = spec.hidden("secret") or ""
+        return (Disclosure(key="secret", value=word, seats=(CLUE_GIVER,), label="Your word",
+                           revealed_label="The word"),)
 
     def initial_state(self, spec: MatchSpec) -> TabooState:
         self._check_level(spec.level)
-        if not spec.secret or not any(ch.isalnum() for ch in spec.secret):
+        secret = spec.hidden("secret")
+        if not secret or not any(ch.isalnum() for ch in secret):
             raise ConfigError("a taboo match needs a secret word")
         return TabooState(spec=spec)
 
@@ -144,14 +164,16 @@ class Taboo:
         return Ask(seat=GUESSER, kind="answer", messages=guesser_messages(state.spec, state.turns),
                    display=f"Round {pending.number} of {LIMIT}. Their message: {pending.clue}",
                    instructions=prompts.GUESSER_INSTRUCTIONS,
-                   constraint=OutputConstraint(grammar=parsing.ANSWER_GRAMMAR), max_tokens=96)
+                   constraint=OutputConstraint(grammar=parsing.ANSWER_GRAMMAR), max_tokens=96,
+                   max_chars=parsing.MAX_REPLY_CHARS, one_line=True)
 
     def _final_ask(self, state: TabooState) -> Ask:
         messages = (*guesser_messages(state.spec, state.turns), user(prompts.FINAL_NOTICE))
         return Ask(seat=GUESSER, kind="final_guess", messages=messages,
                    display=f"You wrote the secret word in round {state.turns[-1].number}.",
                    instructions=prompts.FINAL_INSTRUCTIONS,
-                   constraint=OutputConstraint(grammar=parsing.FINAL_GUESS_GRAMMAR), max_tokens=20)
+                   constraint=OutputConstraint(grammar=parsing.FINAL_GUESS_GRAMMAR), max_tokens=20,
+                   max_chars=parsing.MAX_REPLY_CHARS, one_line=True)
 
     def _clue_ask(self, state: TabooState) -> Ask:
         number = len(state.turns) + 1
@@ -160,7 +182,8 @@ class Taboo:
         return Ask(seat=CLUE_GIVER, kind="clue", messages=clue_giver_messages(state.spec, state.turns),
                    display=f"Your word: {state.secret}. Round {number} of {LIMIT}.{heard}",
                    instructions=prompts.CLUE_INSTRUCTIONS.format(chars=parsing.MAX_CLUE_CHARS, word=state.secret),
-                   constraint=OutputConstraint(grammar=parsing.CLUE_GRAMMAR), max_tokens=60)
+                   constraint=OutputConstraint(grammar=parsing.CLUE_GRAMMAR), max_tokens=60,
+                   max_chars=parsing.MAX_CLUE_CHARS, one_line=True)
 
     # -- parsing and applying -------------------------------------------------
 
@@ -224,7 +247,7 @@ class Taboo:
             return _guess_outcome(state, state.final_guess, rounds,
                                   f"said the word in round {last.number}, then guessed {state.final_guess!r}")
         if rounds >= LIMIT and state.pending is None:
-            return Outcome(status="finished", winner=GUESSER, rounds=rounds,
+            return Outcome(status="finished", winners=(GUESSER,), rounds=rounds,
                            reason=f"did not say the word in {LIMIT} rounds")
         return None
 
@@ -239,13 +262,18 @@ class Taboo:
                 break
             so_far = (*state.turns[:index], replace(turn, reply=None))
             points.append(RetroPoint(round=turn.number, kind="candidates",
-                                     messages=guesser_messages(state.spec, so_far), request=prompts.RETRO_REQUEST))
+                                     messages=guesser_messages(state.spec, so_far), request=prompts.RETRO_REQUEST,
+                                     seat=GUESSER))
         return points
+
+    def score_retro(self, spec: MatchSpec, outputs: Sequence[RetroOutput]) -> RetroScore:
+        """Recall of the secret word in the guesser's candidate lists."""
+        return score_candidates(outputs, spec.hidden("secret") or "")
 
     def scripted_player(self, seat: str, spec: MatchSpec) -> ScriptedClueGiver | ScriptedGuesser:
         category = category_of(spec)
         if seat == CLUE_GIVER:
-            return ScriptedClueGiver(spec.secret or "", category)
+            return ScriptedClueGiver(spec.hidden("secret") or "", category)
         if seat != GUESSER:
             raise ConfigError(f"taboo has no seat {seat!r}")
         rng = random.Random(derive_seed(spec.seed, "scripted guesser"))  # independent of the draw of the secret
@@ -275,7 +303,7 @@ def guesser_messages(spec: MatchSpec, turns: Sequence[Round]) -> tuple[Message, 
 
 def clue_giver_messages(spec: MatchSpec, turns: Sequence[Round]) -> tuple[Message, ...]:
     """The clue-giver's conversation: its system prompt (with the word), its clues and the replies it heard."""
-    word = spec.secret or ""
+    word = spec.hidden("secret") or ""
     messages: list[Message] = [
         system(prompts.clue_giver_system(spec.variants.get(CLUE_GIVER, 0), word, LIMIT, parsing.MAX_CLUE_CHARS)),
         user(prompts.CLUE_OPENING.format(limit=LIMIT)),
@@ -289,6 +317,6 @@ def clue_giver_messages(spec: MatchSpec, turns: Sequence[Round]) -> tuple[Messag
 
 def _guess_outcome(state: TabooState, guess: str, rounds: int, how: str) -> Outcome:
     if same_word(guess, state.secret):
-        return Outcome(status="finished", winner=GUESSER, rounds=rounds, reason=f"{how}: right")
-    return Outcome(status="finished", winner=CLUE_GIVER, rounds=rounds,
+        return Outcome(status="finished", winners=(GUESSER,), rounds=rounds, reason=f"{how}: right")
+    return Outcome(status="finished", winners=(CLUE_GIVER,), rounds=rounds,
                    reason=f"{how}, but the word was {state.secret!r}")

@@ -1,0 +1,134 @@
+"""What a game declares about itself: seats, roles, levels, options, what people provide, how it is presented,
+which metrics it has. The rest of playeval reads these from the registry, so a new game is one folder.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Scalar = str | int | float | bool
+"""A public setting's value (a game option, a spec parameter)."""
+
+
+class _Info(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+
+class SeatInfo(_Info):
+    """A seat at the table: a player. ``evaluated``: a model in this seat is what the game measures (a seat that
+    is not evaluated is a simulated person's, or an opponent's). ``person``: a person may take this seat in the
+    arena or at the terminal."""
+
+    name: str
+    role: str
+    """What the seat does, in a sentence (shown in ``playeval games`` and on the set-up page)."""
+    evaluated: bool = False
+    person: bool = True
+
+
+class RoleInfo(_Info):
+    """A part of the game that is not a player: a judge, a game master, a code executor.
+
+    A run binds a model (or a scripted stand-in) to every role, as it binds players to seats; a role's calls are
+    recorded like a seat's, it decodes deterministically, and it never appears as a player. ``default`` says what
+    plays it unless the run says otherwise: a model address, ``seat:NAME`` (whoever holds that seat, as a role:
+    greedy, with its own re-asks), or ``local`` (playeval's default local model).
+    """
+
+    name: str
+    does: str
+    default: str = "local"
+
+
+class LevelInfo(_Info):
+    level: int
+    description: str
+
+
+class GameOption(_Info):
+    """A setting of the game a run or a person may choose (``--option players=8``); stored in the spec's params."""
+
+    name: str
+    description: str
+    default: Scalar
+    minimum: float | None = None
+    maximum: float | None = None
+    choices: tuple[str, ...] | None = None
+
+
+class PersonInput(_Info):
+    """Something a person provides before the match starts, when they hold ``seat``.
+
+    ``hidden`` input is typed without echo and never shown to another seat. ``choices`` restricts the answer.
+    ``required=False`` lets the person keep it in their head (Akinator's object). A game whose secret is drawn
+    for the person (Taboo's word) asks for nothing and shows the person the drawn secret instead.
+    """
+
+    key: str
+    prompt: str
+    seat: str
+    hidden: bool = False
+    choices: tuple[str, ...] | None = None
+    required: bool = True
+    max_chars: int = Field(default=300, ge=1, le=300)
+
+
+class Presentation(_Info):
+    """How the arena and the terminal present the game to a person, in the game's own words."""
+
+    name: str
+    """Short name ("Akinator")."""
+    tagline: str
+    """What a person does, in a line ("You hold the secret; the model asks.")."""
+    pitch: str
+    how: tuple[str, ...] = ()
+    """Numbered steps on the set-up page."""
+    person_seat: str | None = None
+    """The seat a person takes unless they choose another."""
+
+
+class MetricSpec(_Info):
+    """One procedural metric a game computes from its retrospective outputs, with the reasoning skill it measures.
+
+    ``missing_note``: when the metric has no value for a match, the analysis counts such matches under this
+    label ("matches whose secret never appeared in a list"), so that an average over the rest flatters no one.
+    """
+
+    name: str
+    label: str
+    percent: bool
+    lower_is_better: bool
+    skill: str
+    missing_note: str | None = None
+
+
+class Disclosure(_Info):
+    """One piece of hidden information of a match: who may see it while it is played, and how it is labelled.
+
+    Everything a game discloses is revealed to everyone once the match is over. ``key`` names it in transcripts
+    (``secret='a cat'``); ``label`` is what its holder reads ("Your word"), ``revealed_label`` what everyone reads
+    at the end ("The word").
+    """
+
+    key: str
+    value: str
+    seats: tuple[str, ...] = ()
+    label: str
+    revealed_label: str
+
+
+SKILL_ORDER: tuple[str, ...] = ("deductive", "abductive", "inductive", "multi-hop")
+"""GameArena's four reasoning skills, in the paper's order; skills other games name follow them."""
+
+
+def skills_of(metric_lists: Sequence[Sequence[MetricSpec]]) -> tuple[str, ...]:
+    """The skills named by some metrics: GameArena's in the paper's order, then others in order of first mention."""
+    found: list[str] = []
+    for metrics in metric_lists:
+        for metric in metrics:
+            if metric.skill not in found:
+                found.append(metric.skill)
+    known = [skill for skill in SKILL_ORDER if skill in found]
+    return (*known, *(skill for skill in found if skill not in SKILL_ORDER))
