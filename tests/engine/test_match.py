@@ -8,7 +8,7 @@ from playeval.core.ask import Ask, Reply
 from playeval.core.events import ActionApplied, MatchEnded, ReplyRejected, SeatAssignment
 from playeval.core.match import MatchSpec
 from playeval.engine import MemoryRecorder, play_match, state_from_events
-from playeval.games.akinator import ANSWERER, GUESSER, Akinator
+from playeval.games.akinator import ANSWERER, GUESSER, JUDGE, Akinator
 from playeval.games.akinator.baselines import ListGuesser, OracleAnswerer
 from playeval.models import ModelHub
 from playeval.players import LLMPlayer
@@ -28,7 +28,8 @@ async def test_scripted_match_wins_on_the_third_guess() -> None:
     recorder = MemoryRecorder()
     spec = make_spec()
     match_id = recorder.create_match(spec=spec, seats=seats())
-    players = {GUESSER: ListGuesser(["a chair", "a kettle", "Lamps"]), ANSWERER: OracleAnswerer("a lamp")}
+    players = {GUESSER: ListGuesser(["a chair", "a kettle", "Lamps"]), ANSWERER: OracleAnswerer("a lamp"),
+               JUDGE: OracleAnswerer("a lamp")}
     outcome = await play_match(game, spec, players, recorder, match_id)
     assert outcome.winner == GUESSER and outcome.rounds == 3 and outcome.status == "finished"
     assert isinstance(recorder.events[match_id][-1], MatchEnded)
@@ -73,8 +74,8 @@ async def test_reask_recovers() -> None:
     recorder = MemoryRecorder()
     spec = make_spec()
     match_id = recorder.create_match(spec=spec, seats=seats())
-    outcome = await play_match(game, spec, {GUESSER: _FlakyGuesser(), ANSWERER: OracleAnswerer("a lamp")},
-                               recorder, match_id)
+    outcome = await play_match(game, spec, {GUESSER: _FlakyGuesser(), ANSWERER: OracleAnswerer("a lamp"),
+                                            JUDGE: OracleAnswerer("a lamp")}, recorder, match_id)
     assert outcome.winner == GUESSER and outcome.rounds == 1
     kinds = [e.type for e in recorder.events[match_id]]
     assert kinds.count("rejected") == 1 and kinds.count("action") == 1
@@ -87,7 +88,8 @@ async def test_match_continues_from_recorded_events() -> None:
     guesses = ["a chair", "a spoon", "a cup", "a kettle"]
     first = MemoryRecorder()
     first_id = first.create_match(spec=spec, seats=seats())
-    await play_match(game, spec, {GUESSER: ListGuesser(guesses), ANSWERER: OracleAnswerer("a kettle")}, first, first_id)
+    await play_match(game, spec, {GUESSER: ListGuesser(guesses), ANSWERER: OracleAnswerer("a kettle"),
+                                       JUDGE: OracleAnswerer("a kettle")}, first, first_id)
     # keep only the log up to the second applied guess, as if the process had died there
     log = first.events[first_id]
     cut = [i for i, e in enumerate(log) if isinstance(e, ActionApplied)][3]
@@ -95,7 +97,8 @@ async def test_match_continues_from_recorded_events() -> None:
     state = state_from_events(game, spec, partial)
     assert len(state.turns) == 2
     recorder.events[match_id] = list(partial)
-    outcome = await play_match(game, spec, {GUESSER: ListGuesser(guesses), ANSWERER: OracleAnswerer("a kettle")},
+    outcome = await play_match(game, spec, {GUESSER: ListGuesser(guesses), ANSWERER: OracleAnswerer("a kettle"),
+                                       JUDGE: OracleAnswerer("a kettle")},
                                recorder, match_id, prior_events=partial)
     assert outcome.winner == GUESSER and outcome.rounds == 4
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from playeval.core.ask import Ask
 from playeval.core.messages import system, user
-from playeval.core.rng import match_rng
-from playeval.engine import MemoryRecorder, RunConfig, build_players, play_match, seat_assignments
+from playeval.engine import MemoryRecorder, RunConfig, build_players, plan_matches, play_match
+from playeval.core.registry import default_registry
 from playeval.games.taboo import CLUE_GIVER, GUESSER, Taboo
 from playeval.models import ModelHub, ModelRequest
 from playeval.players.llm import _fresh_retry
@@ -29,9 +29,9 @@ async def test_reask_temperature_only_where_asked_for() -> None:
         return "a clue"
 
     config = RunConfig(games=("taboo",), models=("mock/eval",), opponent="mock/eval", n=1)
-    spec = game.new_spec(1, 5, match_rng(5), secret="meerkat")
+    [planned] = plan_matches(config, default_registry(), "mock/eval")
     async with ModelHub(use_cache=False, mock_scripts={"eval": record}) as hub:
-        players = build_players(game, spec, config, "mock/eval", hub, seed=5)
+        players = build_players(game, planned.spec, planned.seats, planned.roles, hub.get, people={})
         for seat in (GUESSER, CLUE_GIVER):
             await players[seat].act(_ask(seat, 0))
             await players[seat].act(_ask(seat, 2))
@@ -61,10 +61,11 @@ async def test_a_clue_giver_that_repeats_itself_greedily_recovers_on_a_sampled_r
         return "My guess of the word is: meerkat"
 
     config = RunConfig(games=("taboo",), models=("mock/guesser",), opponent="mock/clues", n=1)
-    spec = game.new_spec(1, 7, match_rng(7), secret="meerkat")
+    [planned] = plan_matches(config, default_registry(), "mock/guesser")
+    spec = planned.spec.model_copy(update={"setup": {"secret": "meerkat"}})
     recorder = MemoryRecorder()
     async with ModelHub(use_cache=False, mock_scripts={"clues": clue_giver, "guesser": guesser}) as hub:
-        players = build_players(game, spec, config, "mock/guesser", hub, seed=7)
-        match_id = recorder.create_match(spec=spec, seats=seat_assignments(spec, players))
+        players = build_players(game, spec, planned.seats, planned.roles, hub.get, people={})
+        match_id = recorder.create_match(spec=spec, seats=planned.seats)
         outcome = await play_match(game, spec, players, recorder, match_id)
     assert outcome.status == "finished" and outcome.winner == GUESSER

@@ -9,7 +9,7 @@ import pytest
 from playeval.core.events import ActionApplied, ReplyRejected
 from playeval.core.registry import default_registry
 from playeval.engine import BatchRunner, RunConfig, create_run, state_from_events
-from playeval.games.akinator import ANSWERER, GUESSER, Akinator
+from playeval.games.akinator import ANSWERER, GUESSER, JUDGE, Akinator
 from playeval.models import DEFAULT_MODEL, ModelHub
 from playeval.store import Store
 
@@ -44,7 +44,9 @@ async def test_default_model_plays_whole_games_and_reruns_identically(tmp_path: 
             assert not [e for e in events if isinstance(e, ReplyRejected)]  # grammar-constrained: no format errors
             calls = store.calls(match.id)
             assert calls and all(c.prompt_tokens > 0 and c.completion_tokens > 0 for c in calls)
-            assert {c.seat for c in calls} == {GUESSER, ANSWERER}
+            parties = {c.seat or c.role for c in calls}
+            assert {GUESSER, ANSWERER} <= parties <= {GUESSER, ANSWERER, JUDGE}
+            assert all(c.params.get("temperature") == 0.0 for c in calls if c.role == JUDGE)  # a role decodes greedily
             assert transcripts(store, first) == transcripts(store, second)
             second_calls = store.calls(store.run_matches(second)[0].id)
             assert second_calls and all(c.cached for c in second_calls)

@@ -9,7 +9,8 @@ import pytest
 from playeval.core.errors import FormatError, RuleViolation
 from playeval.core.game import replay
 from playeval.core.match import Action, MatchSpec
-from playeval.games.akinator import ANSWERER, GUESSER, Akinator, AkinatorState, load_secrets
+from playeval.games.akinator import ANSWERER, GUESSER, JUDGE, Akinator, AkinatorState, load_secrets
+from playeval.games.akinator import prompts
 
 
 def spec(level: int = 1, secret: str | None = "an electric guitar") -> MatchSpec:
@@ -26,6 +27,10 @@ def a(text: str, kind: str = "answer") -> Action:
 
 def guess(obj: str) -> Action:
     return Action(seat=GUESSER, kind="guess", text=obj)
+
+
+def verdict(text: str) -> Action:
+    return Action(role=JUDGE, kind="confirm", text=text)
 
 
 game = Akinator()
@@ -53,19 +58,34 @@ def test_substring_is_never_a_match() -> None:
     state = game.apply(game.initial_state(spec(secret="a cat")), guess("category"))
     assert game.outcome(state) is None
     ask = game.next_ask(state)
-    assert ask.seat == ANSWERER and ask.kind == "confirm"
+    assert ask.role == JUDGE and ask.seat is None and ask.kind == "confirm"
 
 
-def test_answerer_confirms_a_guess_rules_cannot_settle() -> None:
+def test_the_judge_confirms_a_guess_rules_cannot_settle() -> None:
     state = game.apply(game.initial_state(spec(secret="a smartphone")), guess("a mobile phone"))
-    state = game.apply(state, a("Yes", "confirm"))
+    with pytest.raises(RuleViolation, match="judged by the judge"):
+        game.apply(state, a("Yes"))  # the answerer answers questions, not guesses
+    state = game.apply(state, verdict("Yes"))
     outcome = game.outcome(state)
-    assert outcome is not None and outcome.winner == GUESSER
+    assert outcome is not None and outcome.winner == GUESSER and "confirmed by the judge" in outcome.reason
+    assert game.transcript(state)[-1] == (ANSWERER, "Yes")  # the verdict is the answer to the guess
+
+
+def test_logs_of_schema_version_one_replay() -> None:
+    """Before the judge was a role, the answerer confirmed guesses; such logs still fold to the same state."""
+    old = replay(game, spec(secret="a smartphone"), [guess("a mobile phone"), a("No", "confirm"), q("Is it red?", 2)])
+    new = replay(game, spec(secret="a smartphone"), [guess("a mobile phone"), verdict("No"), q("Is it red?", 2)])
+    assert old == new and old.turns[0].answer == "No"
+
+
+def test_the_judge_is_a_role_bound_by_default_to_the_answerers_seat() -> None:
+    assert [role.name for role in game.roles] == [JUDGE] and game.roles[0].default == f"seat:{ANSWERER}"
+    assert JUDGE not in {seat.name for seat in game.seats}
 
 
 def test_wrong_guess_uses_a_turn_and_play_goes_on() -> None:
     state = game.apply(game.initial_state(spec()), guess("a violin"))
-    state = game.apply(state, a("No", "confirm"))
+    state = game.apply(state, verdict("No"))
     assert game.outcome(state) is None
     ask = game.next_ask(state)
     assert ask.seat == GUESSER
@@ -114,6 +134,8 @@ def test_turn_order_is_enforced() -> None:
         game.apply(state, q("Is it red?", 2))
     with pytest.raises(RuleViolation):
         game.apply(state, a("Yes", "confirm"))
+    with pytest.raises(RuleViolation):
+        game.apply(state, verdict("Yes"))
 
 
 def test_finished_game_accepts_no_moves() -> None:
@@ -134,7 +156,7 @@ def test_guesser_never_sees_the_secret() -> None:
 
 
 def test_state_is_a_fold_of_actions() -> None:
-    actions = [q("Is it alive?", 1), a("No"), guess("a lute"), a("No", "confirm"), guess("Electric guitars")]
+    actions = [q("Is it alive?", 1), a("No"), guess("a lute"), verdict("No"), guess("Electric guitars")]
     state = replay(game, spec(), actions)
     assert game.outcome(state) is not None and len(state.turns) == 3
 
@@ -143,9 +165,20 @@ def test_new_spec_is_seeded_and_draws_variants() -> None:
     first = game.new_spec(1, 7, random.Random(7))
     again = game.new_spec(1, 7, random.Random(7))
     assert first == again
-    assert first.secret in load_secrets("everyday")
+    assert first.hidden("secret") in load_secrets("everyday")
     drawn = {game.new_spec(1, s, random.Random(s)).variants[GUESSER] for s in range(60)}
-    assert drawn == set(range(game.variant_count))
+    assert drawn == set(range(len(prompts.GUESSER_VARIANTS)))
+
+
+def test_a_person_gives_the_object_or_keeps_it_in_mind() -> None:
+    given = game.new_spec(1, 7, random.Random(7), inputs={"secret": "a teapot"})
+    assert given.hidden("secret") == "a teapot"
+    [shown] = game.disclosures(given)
+    assert shown.seats == (ANSWERER,) and shown.value == "a teapot" and shown.key == "secret"
+    kept = game.new_spec(1, 7, random.Random(7), inputs={})
+    assert kept.setup == {} and game.disclosures(kept) == ()
+    state = game.apply(game.initial_state(kept), guess("a teapot"))  # nothing to match: the judge decides
+    assert game.next_ask(state).role == JUDGE
 
 
 def test_secret_sets_shipped() -> None:
@@ -177,7 +210,7 @@ def test_a_category_is_a_wrong_guess_answered_by_the_rules() -> None:
         assert game.transcript(state)[-1] == (ANSWERER, "No (a category, not an object: answered by the rules)")
     for named in ("an object lesson plan", "a thing-a-ma-bob", "an itemised receipt", "a kitchen timer"):
         state = game.apply(game.initial_state(spec(secret="eyeglasses")), guess(named))
-        assert state.turns[-1].answer is None and game.next_ask(state).seat == ANSWERER
+        assert state.turns[-1].answer is None and game.next_ask(state).role == JUDGE
 
 
 def test_confirmation_ask_names_secret_and_guess() -> None:

@@ -9,7 +9,8 @@ import pytest
 from playeval.core.ask import Ask
 from playeval.core.errors import ConfigError, FormatError, RuleViolation
 from playeval.core.events import ActionApplied, MatchEnded, ReplyRejected, SeatAssignment
-from playeval.core.game import RetroGame, evaluated_seat, replay
+from playeval.core.inputs import check_inputs
+from playeval.core.game import RetroGame, disclosed_to, evaluated_seats, replay
 from playeval.core.match import Action, MatchSpec
 from playeval.engine import MemoryRecorder, play_match, state_from_events
 from playeval.games.bluffing import (
@@ -57,11 +58,13 @@ def asked(truth: str = "true", n: int = 5) -> BluffingState:
 
 
 def test_seats_and_levels() -> None:
-    assert game.id == "bluffing" and evaluated_seat(game) == QUESTIONER
+    assert game.id == "bluffing" and evaluated_seats(game, spec()) == (QUESTIONER,)
     assert [s.name for s in game.seats] == [QUESTIONER, BLUFFER] and all(s.role for s in game.seats)
-    assert game.secret_owner == BLUFFER
+    assert [item.seats for item in game.disclosures(spec("false"))] == [(BLUFFER,)]  # only the bluffer sees the truth
+    assert disclosed_to(game, spec("false"), (QUESTIONER,), over=False) == []
+    assert game.presentation.person_seat == BLUFFER and game.roles == ()
     assert [level.level for level in game.levels] == [1]
-    assert game.variant_count == 5 == len(prompts.QUESTIONER_VARIANTS)
+    assert len(prompts.QUESTIONER_VARIANTS) == 5
     assert len(prompts.BLUFFER_VARIANTS) >= 3
     assert isinstance(game, RetroGame)
 
@@ -260,13 +263,13 @@ def test_transcript_starts_with_the_statement() -> None:
 def test_new_spec_is_seeded_and_draws_statement_truth_persona_and_variants() -> None:
     first = game.new_spec(1, 7, random.Random(7))
     assert first == game.new_spec(1, 7, random.Random(7))
-    assert first.secret in ("true", "false")
+    assert first.hidden("secret") in ("true", "false")
     assert first.params["statement"] in load_statements("ours") and first.params["secret_set"] == "ours"
     assert first.params["persona"] in {p.describe() for p in load_personas()}
     specs = [game.new_spec(1, s, random.Random(s)) for s in range(200)]
     assert {s.variants[QUESTIONER] for s in specs} == set(range(5))
     assert {s.variants[BLUFFER] for s in specs} == set(range(len(prompts.BLUFFER_VARIANTS)))
-    trues = sum(s.secret == "true" for s in specs)
+    trues = sum(s.hidden("secret") == "true" for s in specs)
     assert 70 <= trues <= 130  # drawn both ways, roughly balanced
     assert len({s.params["statement"] for s in specs}) > 40 and len({s.params["persona"] for s in specs}) > 15
 
@@ -275,12 +278,11 @@ def test_new_spec_uses_the_named_set_and_a_given_truth() -> None:
     for name in ("set1", "set2"):
         drawn = game.new_spec(1, 3, random.Random(3), secret_set=name)
         assert drawn.params["statement"] in load_statements(name) and drawn.params["secret_set"] == name
-    assert {game.new_spec(1, s, random.Random(s), secret="false").secret for s in range(20)} == {"false"}
 
 
 def test_a_persons_own_statement() -> None:
-    own = game.new_spec(1, 5, random.Random(5), secret="true", options={"statement": "  I can juggle.  "})
-    assert own.secret == "true" and own.params["statement"] == "I can juggle."
+    own = game.new_spec(1, 5, random.Random(5), inputs={"secret": "true", "statement": "  I can juggle.  "})
+    assert own.hidden("secret") == "true" and own.params["statement"] == "I can juggle."
     assert "persona" not in own.params and own.params["secret_set"] == "own"
     assert set(own.variants) == {QUESTIONER, BLUFFER}
     game.initial_state(own)
@@ -290,32 +292,32 @@ def test_a_person_is_asked_for_the_statement_and_its_hidden_truth() -> None:
     inputs = {item.key: item for item in game.person_inputs}
     assert list(inputs) == ["statement", "secret"]
     assert not inputs["statement"].hidden and inputs["secret"].hidden and inputs["secret"].choices == ("true", "false")
-    assert all(item.required for item in game.person_inputs)
-    answers = {"statement": "I have a pet snake.", "secret": "false"}
-    own = game.new_spec(1, 9, random.Random(9), secret=answers.pop("secret"), options=answers)
-    assert own.secret == "false" and own.params["statement"] == "I have a pet snake."
+    assert all(item.required and item.seat == BLUFFER for item in game.person_inputs)
+    answers = check_inputs(game.id, game.person_inputs, {"statement": "I have a pet snake.", "secret": "FALSE"})
+    own = game.new_spec(1, 9, random.Random(9), inputs=answers)
+    assert own.hidden("secret") == "false" and own.params["statement"] == "I have a pet snake."
+    with pytest.raises(ConfigError, match="inputs.secret must be one of: true, false"):
+        check_inputs(game.id, game.person_inputs, {"statement": "I have a pet snake.", "secret": "maybe"})
 
 
-@pytest.mark.parametrize(("secret", "secret_set", "options"), [
-    (None, None, {"statement": "I can juggle."}),  # a person must say whether it is true
-    ("maybe", None, {"statement": "I can juggle."}),
-    ("true", None, {"statement": "   "}),
-    ("true", None, {"statement": 3}),
-    (None, None, {"statment": "I can juggle."}),  # unknown option
+@pytest.mark.parametrize(("inputs", "secret_set", "options"), [
+    ({"statement": "I can juggle."}, None, None),  # a person must say whether it is true
+    ({"statement": "I can juggle.", "secret": "maybe"}, None, None),
+    ({"statement": "   ", "secret": "true"}, None, None),
+    (None, None, {"statement": "I can juggle."}),  # bluffing takes no options
     (None, "set3", None),  # unknown set
-    ("perhaps", None, None),
 ])
-def test_new_spec_config_errors(secret: str | None, secret_set: str | None,
+def test_new_spec_config_errors(inputs: dict[str, str] | None, secret_set: str | None,
                                 options: dict[str, str | int] | None) -> None:
     with pytest.raises(ConfigError):
-        game.new_spec(1, 1, random.Random(1), secret=secret, secret_set=secret_set, options=options)
+        game.new_spec(1, 1, random.Random(1), inputs=inputs, secret_set=secret_set, options=options)
 
 
 def test_level_and_spec_checks() -> None:
     with pytest.raises(ConfigError):
         game.new_spec(2, 1, random.Random(1))
     with pytest.raises(ConfigError):
-        game.initial_state(spec().model_copy(update={"secret": None}))
+        game.initial_state(spec().model_copy(update={"setup": {}}))
     with pytest.raises(ConfigError):
         game.initial_state(spec().model_copy(update={"params": {}}))
 
@@ -358,7 +360,7 @@ def questioner_asks(truth: str, variant: int) -> list[Ask]:
 
 
 def test_questioner_never_sees_the_truth_or_the_persona() -> None:
-    for variant in range(game.variant_count):
+    for variant in range(len(prompts.QUESTIONER_VARIANTS)):
         seen = {truth: questioner_asks(truth, variant) for truth in ("true", "false")}
         # the questioner's asks are the same whether the statement is true or false
         assert seen["true"] == seen["false"]

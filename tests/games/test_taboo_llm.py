@@ -62,7 +62,7 @@ async def test_small_model_plays_a_whole_game_and_makes_a_final_guess(hub: Model
 
     # the final-guess grammar, which a game between these players may not reach
     said = game.apply(game.initial_state(spec), Action(seat=CLUE_GIVER, kind="clue", text="Yellow and curved"))
-    said = game.apply(said, Action(seat=GUESSER, kind="answer", text=f"Is it {spec.secret}?"))
+    said = game.apply(said, Action(seat=GUESSER, kind="answer", text=f"Is it {spec.hidden('secret')}?"))
     final = game.next_ask(said)
     assert final.kind == "final_guess"
     reply = await players[GUESSER].act(final)

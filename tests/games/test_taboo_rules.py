@@ -9,7 +9,7 @@ import pytest
 from playeval.core.ask import Ask, Reply
 from playeval.core.errors import ConfigError, FormatError, RuleViolation
 from playeval.core.events import ActionApplied, MatchEnded, ReplyRejected, SeatAssignment
-from playeval.core.game import evaluated_seat, replay
+from playeval.core.game import disclosed_to, evaluated_seats, replay
 from playeval.core.match import Action, MatchSpec
 from playeval.core.normalize import normalize_name
 from playeval.engine import MemoryRecorder, play_match
@@ -284,7 +284,7 @@ def _guesser_sees_no_secret(ask: Ask, secret: str) -> None:
 
 
 def test_guesser_never_sees_the_secret_in_a_whole_game() -> None:
-    for variant in range(game.variant_count):
+    for variant in range(len(taboo_prompts.GUESSER_VARIANTS)):
         state = game.initial_state(spec("penguin", guesser_variant=variant))
         replies = ["It may be a seal.", "Something that swims.", "Penguins, of course!"]
         for number, reply in enumerate(replies, start=1):
@@ -353,18 +353,18 @@ def test_new_spec_is_seeded_and_draws_by_level() -> None:
     for level, category in ((1, "animals"), (2, "places"), (3, "food")):
         for seed in range(10):
             drawn = game.new_spec(level, seed, random.Random(seed))
-            assert drawn.secret in load_words(category) and drawn.params["secret_set"] == category
+            assert drawn.hidden("secret") in load_words(category) and drawn.params["secret_set"] == category
     guessers = {game.new_spec(1, s, random.Random(s)).variants[GUESSER] for s in range(80)}
     clue_givers = {game.new_spec(1, s, random.Random(s)).variants[CLUE_GIVER] for s in range(80)}
-    assert guessers == set(range(game.variant_count)) and game.variant_count == 5
+    assert guessers == set(range(len(taboo_prompts.GUESSER_VARIANTS))) == set(range(5))
     assert clue_givers == set(range(len(taboo_prompts.CLUE_GIVER_VARIANTS))) and len(clue_givers) >= 3
 
 
 def test_new_spec_secret_set_secret_and_options() -> None:
     food = game.new_spec(1, 3, random.Random(3), secret_set="food")
-    assert food.secret in load_words("food") and food.params["secret_set"] == "food"
-    given = game.new_spec(2, 3, random.Random(3), secret="Walrus")
-    assert given.secret == "Walrus" and given.params["secret_set"] == "places"
+    assert food.hidden("secret") in load_words("food") and food.params["secret_set"] == "food"
+    with pytest.raises(ConfigError, match="no inputs"):
+        game.new_spec(2, 3, random.Random(3), inputs={"secret": "Walrus"})
     with pytest.raises(ConfigError):
         game.new_spec(1, 3, random.Random(3), secret_set="vehicles")
     with pytest.raises(ConfigError):
@@ -376,10 +376,14 @@ def test_new_spec_secret_set_secret_and_options() -> None:
 
 
 def test_game_description() -> None:
-    assert game.id == "taboo" and evaluated_seat(game) == GUESSER and game.secret_owner == CLUE_GIVER
+    assert game.id == "taboo" and evaluated_seats(game, spec()) == (GUESSER,)
     assert [s.name for s in game.seats] == [GUESSER, CLUE_GIVER]
     assert [lv.level for lv in game.levels] == [1, 2, 3]
-    assert game.person_inputs == ()
+    assert game.person_inputs == () and game.presentation.person_seat == CLUE_GIVER
+    # the word is drawn and shown only to the clue-giver, until the end
+    assert [item.label for item in disclosed_to(game, spec(), (CLUE_GIVER,), over=False)] == ["Your word"]
+    assert disclosed_to(game, spec(), (GUESSER,), over=False) == []
+    assert [item.value for item in disclosed_to(game, spec(), (), over=True)] == [spec().hidden("secret")]
 
 
 def test_word_lists_shipped() -> None:
@@ -399,7 +403,7 @@ def test_word_lists_shipped() -> None:
 
 
 def test_prompts_give_no_word_away() -> None:
-    guesser_texts = [*(taboo_prompts.guesser_system(v, LIMIT, 140) for v in range(game.variant_count)),
+    guesser_texts = [*(taboo_prompts.guesser_system(v, LIMIT, 140) for v in range(len(taboo_prompts.GUESSER_VARIANTS))),
                      taboo_prompts.FINAL_NOTICE, taboo_prompts.RETRO_REQUEST, taboo_prompts.GUESSER_INSTRUCTIONS,
                      taboo_prompts.FINAL_INSTRUCTIONS, *NEUTRAL_ANSWERS]
     for category in CATEGORIES:
@@ -464,7 +468,7 @@ class _Blurter:
 
 @pytest.mark.parametrize(("final", "winner"), [("Walruses", GUESSER), ("seal", CLUE_GIVER)])
 async def test_said_word_and_final_guess_through_the_engine(final: str, winner: str) -> None:
-    match_spec = game.new_spec(1, 5, random.Random(5), secret="walrus")
+    match_spec = game.new_spec(1, 5, random.Random(5)).model_copy(update={"setup": {"secret": "walrus"}})
     recorder = MemoryRecorder()
     match_id = recorder.create_match(spec=match_spec, seats=seats())
     players = {GUESSER: _Blurter(final), CLUE_GIVER: game.scripted_player(CLUE_GIVER, match_spec)}

@@ -11,7 +11,8 @@ from playeval.core.events import ReplyRejected
 from playeval.core.messages import system, user
 from playeval.core.registry import default_registry
 from playeval.core.rng import match_rng
-from playeval.engine import MemoryRecorder, play_match, seat_assignments
+from playeval.core.events import SeatAssignment
+from playeval.engine import MemoryRecorder, play_match
 from playeval.games.akinator.rules import _guess_grammar
 from playeval.games.bluffing.parsing import move_grammar
 from playeval.models import ModelHub, ModelRequest
@@ -28,9 +29,11 @@ async def test_mock_player_finishes_a_match_in_every_seat(game_id: str, level: i
         spec = game.new_spec(level, seed, match_rng(seed))
         recorder = MemoryRecorder()
         async with ModelHub(use_cache=False) as hub:
-            players: dict[str, Player] = {seat.name: LLMPlayer(hub.get("mock/player"), seed=seed, max_retries=0)
-                                          for seat in game.seats}
-            match_id = recorder.create_match(spec=spec, seats=seat_assignments(spec, players))
+            parties = [seat.name for seat in game.seats] + [role.name for role in game.roles]
+            players: dict[str, Player | None] = {party: LLMPlayer(hub.get("mock/player"), seed=seed, max_retries=0)
+                                                 for party in parties}
+            match_id = recorder.create_match(spec=spec, seats=[
+                SeatAssignment(seat=seat.name, player_kind="llm", model="mock/player") for seat in game.seats])
             outcome = await play_match(game, spec, players, recorder, match_id)
         # max_retries=0: a single refused reply would have forfeited the match
         assert outcome.status == "finished", outcome.reason

@@ -18,14 +18,16 @@ SEATS = (SeatAssignment(seat="guesser", player_kind="llm", model="mock/player", 
 
 
 def _play(store: Store) -> str:
-    return store.create_web_match(spec=SPEC, seats=SEATS, mode="play", human_seat="answerer",
-                                  token_sha256="ab" * 32, anonymous=True)
+    return store.create_web_match(spec=SPEC, seats=SEATS, mode="play", people={"answerer": "ab" * 32},
+                                  joined=("answerer",), anonymous=True, stand_in="mock/player")
 
 
 def test_web_match_is_stored_with_its_match(store: Store) -> None:
     match_id = _play(store)
     web = store.get_web_match(match_id)
-    assert (web.mode, web.human_seat, web.token_sha256, web.anonymous) == ("play", "answerer", "ab" * 32, True)
+    assert (web.mode, web.person_seats, web.anonymous, web.stand_in) == ("play", ("answerer",), True, "mock/player")
+    [person] = web.people
+    assert person.token_sha256 == "ab" * 32 and person.joined_at is not None and person.left_at is None
     assert web.lease_owner is None and web.lease_until is None
     match = store.get_match(match_id)
     assert match.run_id is None and match.status == "running" and match.spec == SPEC
@@ -33,15 +35,26 @@ def test_web_match_is_stored_with_its_match(store: Store) -> None:
     assert store.last_seq(match_id) == 1
     with pytest.raises(NotFoundError):
         store.get_web_match("0" * 16)
-    with pytest.raises(ValueError, match="not one of"):
-        store.create_web_match(spec=SPEC, seats=SEATS, mode="play", human_seat="judge", token_sha256=None,
-                               anonymous=False)
+    with pytest.raises(ValueError, match="not among"):
+        store.create_web_match(spec=SPEC, seats=SEATS, mode="play", people={"judge": None}, anonymous=False)
+
+
+def test_people_join_and_leave_their_seats_once(store: Store) -> None:
+    seats = (SeatAssignment(seat="guesser", player_kind="human"), SeatAssignment(seat="answerer", player_kind="human"))
+    match_id = store.create_web_match(spec=SPEC, seats=seats, mode="play", anonymous=False,
+                                      people={"guesser": "aa" * 32, "answerer": "bb" * 32}, joined=("guesser",))
+    people = {person.seat: person for person in store.get_web_match(match_id).people}
+    assert people["guesser"].joined_at is not None and people["answerer"].joined_at is None
+    assert store.join_seat(match_id, "answerer") and not store.join_seat(match_id, "answerer")
+    assert not store.join_seat(match_id, "judge")
+    assert store.leave_seat(match_id, "answerer") and not store.leave_seat(match_id, "answerer")
+    people = {person.seat: person for person in store.get_web_match(match_id).people}
+    assert people["answerer"].joined_at is not None and people["answerer"].left_at is not None
 
 
 def test_web_matches_filter_by_mode_and_status(store: Store) -> None:
     played = _play(store)
-    watched = store.create_web_match(spec=SPEC, seats=SEATS, mode="watch", human_seat=None, token_sha256=None,
-                                     anonymous=False)
+    watched = store.create_web_match(spec=SPEC, seats=SEATS, mode="watch", people={}, anonymous=False)
     store.finish_match(played, Outcome(status="aborted", winner=None, reason="left", rounds=0))
     assert [web.match_id for web, _ in store.web_matches()] == [watched, played]
     assert [web.match_id for web, _ in store.web_matches(mode="watch")] == [watched]

@@ -28,7 +28,7 @@ def _played_run(store: Store) -> tuple[str, list[str]]:
             spec=spec(seed=index), seats=seats(), run_id=run_id, match_index=index, evaluated_model="mock/echo"
         )
         store.append_event(match_id, AskIssued(seat="guesser", kind="question", attempt=0))
-        call_ids = store.add_calls(match_id, "guesser", [call()])
+        call_ids = store.add_calls(match_id, [call()], seat="guesser")
         store.mark_calls(call_ids, parsed="Is it alive?", error=None)
         store.append_event(
             match_id, ReplyReceived(seat="guesser", text="Question 1: Is it alive?", call_ids=tuple(call_ids))
@@ -54,9 +54,9 @@ def test_export_lines_are_self_contained_json(store: Store) -> None:
     first, second = lines[1], lines[2]
     assert [first["id"], second["id"]] == match_ids
     assert first["schema_version"] == SCHEMA_VERSION
-    assert first["spec"]["secret"] == "giraffe"
+    assert first["spec"]["setup"] == {"secret": "giraffe"}
     assert [seat["seat"] for seat in first["seats"]] == ["guesser", "answerer"]
-    assert first["outcome"]["winner"] == "guesser" and second["outcome"] is None
+    assert first["outcome"]["winners"] == ["guesser"] and second["outcome"] is None
     assert [event["seq"] for event in first["events"]] == [1, 2, 3, 4, 5]
     events = [parse_event(event["event"]) for event in first["events"]]
     assert isinstance(events[0], MatchStarted) and isinstance(events[-1], MatchEnded)

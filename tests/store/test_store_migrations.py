@@ -14,13 +14,14 @@ from playeval.store import SchemaTooNew, Store
 from playeval.store.migrate import current_revision, head_revision
 from playeval.store.schema import metadata
 
-TABLES = {"runs", "matches", "seats", "events", "model_calls", "retro_outputs", "web_matches", "surveys",
+TABLES = {"runs", "matches", "seats", "match_roles", "events", "model_calls", "retro_outputs", "web_matches", "web_seats",
+          "surveys",
           "alembic_version"}
 
 
 def test_fresh_database_reaches_head(db_url: str) -> None:
     with Store.open(db_url) as store, store.engine.connect() as connection:
-        assert current_revision(connection) == head_revision() == "0003"
+        assert current_revision(connection) == head_revision() == "0004"
         assert set(inspect(connection).get_table_names()) == TABLES
 
 

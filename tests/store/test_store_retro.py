@@ -24,7 +24,7 @@ def test_retro_outputs_round_trip_with_their_calls(db_url: str) -> None:
         assert outputs[0].output is None and outputs[0].error == "format: no list"
         assert outputs[1].output == ["giraffe", "zebra"]
         assert outputs[2].output == {"answers": ["Yes", "No"]} and outputs[2].call_ids == judged.call_ids
-        retro_calls = [c for c in store.calls(match_id) if c.seat == "retro:candidates"]
+        retro_calls = [c for c in store.calls(match_id) if c.role == "retro:candidates" and c.seat is None]
         assert [c.raw_output for c in retro_calls] == ["1. giraffe\n2. zebra", "nonsense", "more nonsense"]
         assert set(outputs[0].call_ids) == {c.id for c in retro_calls[1:]}
 
@@ -38,7 +38,7 @@ def test_a_retro_output_is_never_replaced(db_url: str) -> None:
                             calls=[call()])
         outputs = store.retro_outputs(match_id)
         assert len(outputs) == 1 and outputs[0].output == {"level": "Unknown"}
-        assert not [c for c in store.calls(match_id) if c.seat == "retro:judgement"]  # the failed write left nothing
+        assert not [c for c in store.calls(match_id) if c.role == "retro:judgement"]  # the failed write left nothing
 
 
 def test_the_export_carries_retro_outputs(db_url: str) -> None:

@@ -32,7 +32,7 @@ def _count(store: Store, column: object) -> int:
 def test_every_event_type_round_trips(store: Store) -> None:
     run_id = store.create_run("akinator", 2, {"models": ["mock/echo"], "n": 1, "seed": 7})
     match_id = store.create_match(spec=spec(), seats=seats(), run_id=run_id, match_index=0, evaluated_model="mock/echo")
-    call_ids = store.add_calls(match_id, "guesser", [call()])
+    call_ids = store.add_calls(match_id, [call()], seat="guesser")
     middle: list[Event] = [
         AskIssued(seat="guesser", kind="question", attempt=0),
         ReplyRejected(seat="guesser", error="format", reason="no question mark", text="Is it alive"),
@@ -66,7 +66,7 @@ def test_match_record_round_trips(store: Store) -> None:
     assert (record.run_id, record.match_index) == (run_id, 3)
     assert (record.game, record.level, record.seed) == ("akinator", 2, 7)
     assert record.spec == spec()
-    assert record.spec.secret == "giraffe"
+    assert record.spec.hidden("secret") == "giraffe"
     assert record.seats == seats()
     assert record.status == "running"
     assert record.outcome is None
@@ -84,7 +84,7 @@ def test_seq_is_dense_and_ordered(store: Store) -> None:
     assert [record.type for record in records] == ["match_started"] + ["ask"] * 10
     attempts = [event.attempt for event in store.events(match_id) if isinstance(event, AskIssued)]
     assert attempts == list(range(10))
-    assert all(record.schema_version == 1 for record in records)
+    assert all(record.schema_version == 2 for record in records)
 
 
 def test_concurrent_appends_get_distinct_seqs(store: Store) -> None:
@@ -188,14 +188,14 @@ def test_unknown_ids_raise_not_found(store: Store) -> None:
     with pytest.raises(NotFoundError):
         store.finish_match("nope", outcome())
     with pytest.raises(NotFoundError):
-        store.add_calls("nope", "guesser", [call()])
+        store.add_calls("nope", [call()], seat="guesser")
 
 
 def test_calls_round_trip_and_marking(store: Store) -> None:
     match_id = store.create_match(spec=spec(), seats=seats())
-    first = store.add_calls(match_id, "guesser", [call("Is it alive?"), call("Question 1: Is it alive?", cached=True)])
-    loose = store.add_calls(None, None, [call("unattached")])
-    assert store.add_calls(match_id, "guesser", []) == []
+    first = store.add_calls(match_id, [call("Is it alive?"), call("Question 1: Is it alive?", cached=True)], seat="guesser")
+    loose = store.add_calls(None, [call("unattached")])
+    assert store.add_calls(match_id, [], seat="guesser") == []
     store.mark_calls(first[:1], parsed=None, error="format: no 'Question N:' prefix")
     store.mark_calls(first[1:], parsed="Is it alive?", error=None)
 

@@ -40,6 +40,34 @@ class _Announced:
             return await self._inner.act(ask)
 
 
+class _Narrated:
+    """The person at the terminal, shown what the other seats said since their last turn before each ask."""
+
+    kind = "human"
+    model: str | None = None
+
+    def __init__(self, inner: TerminalPlayer, game: Game[Any], spec: MatchSpec, seat: str, store: Store,
+                 match_id: str) -> None:
+        self._inner = inner
+        self._game = game
+        self._spec = spec
+        self._seat = seat
+        self._store = store
+        self._match_id = match_id
+        self._shown = 0
+        self.max_retries = inner.max_retries
+
+    async def act(self, ask: Ask) -> Reply:
+        lines = list(self._game.transcript(state_from_events(self._game, self._spec,
+                                                             self._store.events(self._match_id))))
+        console = stdout()
+        for speaker, text in lines[self._shown:]:
+            if speaker != self._seat and text != ask.display:
+                console.print(f"  {speaker}: {text}", markup=False)
+        self._shown = len(lines)
+        return await self._inner.act(ask)
+
+
 def _verdict(outcome: Outcome, human_seat: str) -> str:
     """The outcome told to the person, from their side of the table."""
     if outcome.status == "aborted":
@@ -107,15 +135,15 @@ async def _play(game: Game[Any], model: str, human_seat: str, level: int, seed: 
     for item in disclosed_to(game, spec, (human_seat,), over=False):
         console.print(f"{item.label}: [bold]{item.value}[/] (the model does not see it)")
     async with ModelHub(use_cache=use_cache) as hub:
-        built = build_players(game, spec, tuple(seats.values()), roles, hub.get,
-                              people={human_seat: TerminalPlayer(name="you")})
-        players = {party: player if party == human_seat or player is None or player.kind == "human"
-                   else _Announced(player, party) for party, player in built.items()}
         others = ", ".join(f"the {name}" for name in seats if name != human_seat)
         console.print(f"[bold]{game.title}[/], level {level}: you are the {human_seat}; "
                       f"{others} {'is' if len(seats) == 2 else 'are'} played by {model}.")
         with Store.open(db) as store:
             match_id = store.create_match(spec=spec, seats=tuple(seats.values()), roles=roles)
+            person = _Narrated(TerminalPlayer(name="you"), game, spec, human_seat, store, match_id)
+            built = build_players(game, spec, tuple(seats.values()), roles, hub.get, people={human_seat: person})
+            players = {party: player if player is None or player.kind == "human" else _Announced(player, party)
+                       for party, player in built.items()}
             try:
                 outcome = await play_match(game, spec, players, store, match_id)
                 state = state_from_events(game, spec, store.events(match_id))

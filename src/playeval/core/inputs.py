@@ -60,7 +60,8 @@ def _convert(option: GameOption, value: Any) -> Scalar:
         if kind is float:
             return float(text)
     except ValueError:
-        raise ConfigError(f"option {option.name} takes a {kind.__name__}, not {text!r}") from None
+        wanted = {bool: "true or false", int: "a whole number", float: "a number"}[kind]
+        raise ConfigError(f"option {option.name} takes {wanted}, not {text!r}") from None
     return text
 
 
