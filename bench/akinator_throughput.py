@@ -30,7 +30,8 @@ async def play_games(recorder: Recorder, games: int) -> tuple[float, int]:
     for number in range(games):
         seed = derive_seed("bench", number)
         spec = game.new_spec(1, seed, match_rng(seed))
-        players: dict[str, Player] = {seat.name: game.scripted_player(seat.name, spec) for seat in game.seats}
+        parties = [seat.name for seat in game.seats] + [role.name for role in game.roles]
+        players: dict[str, Player | None] = {party: game.scripted_player(party, spec) for party in parties}
         seats = [SeatAssignment(seat=name, player_kind="scripted") for name in (GUESSER, ANSWERER)]
         match_id = recorder.create_match(spec=spec, seats=seats)
         outcome = await play_match(game, spec, players, recorder, match_id)
@@ -39,7 +40,7 @@ async def play_games(recorder: Recorder, games: int) -> tuple[float, int]:
 
 
 def report(label: str, games: int, seconds: float, rounds: int) -> None:
-    # Per round: ask+reply+action for the guesser, and for the answerer unless the rules confirmed the guess.
+    # Per round: ask+reply+action for the guesser, and for the judge unless the rules confirmed the guess.
     print(f"{label:<22} {games:>6} games  {seconds:8.3f} s  {games / seconds:10.1f} games/s  "
           f"{rounds / games:5.1f} rounds/game")
 
