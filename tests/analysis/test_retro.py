@@ -1,16 +1,21 @@
-"""The retrospective analysis on a real store with mock models: what is asked, what is stored, what is skipped."""
+"""The retrospective analysis on a real store with mock models: what is asked, what is stored, what is skipped,
+and where its calls go."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 
-from playeval.analysis import RetroRunner, match_retros, summarize_procedural
+from playeval.analysis import RetroRunner, match_retros, seat_rows, summarize_procedural
 from playeval.analysis.retro import with_request
+from playeval.core.errors import ConfigError
+from playeval.core.game import RetroPoint
 from playeval.core.messages import assistant, system, user
-from playeval.core.registry import default_registry
+from playeval.core.registry import GameRegistry, default_registry
 from playeval.engine import BatchRunner, RunConfig, create_run
+from playeval.games.akinator import Akinator, AkinatorState
 from playeval.models import ModelHub, ModelRequest
 from playeval.store import Store
 
@@ -87,12 +92,59 @@ async def test_retro_stores_every_round_and_a_rerun_skips_them(store: Store) -> 
     retros = match_retros(store, run_id, default_registry())
     assert len(retros) == 2
     for retro in retros:
-        assert len(retro.lists) == 16 and retro.lists[0] == tuple(f"gadget {letter}" for letter in "abcdef")
-        assert retro.disparities == (0.0,) * 15  # three Yes and three No every round
+        outputs = store.retro_outputs(retro.match_id)
+        lists = [o.output for o in outputs if o.kind == "candidates"]
+        assert retro.candidate_rounds == tuple(range(1, 17))
+        assert len(lists) == 16 and lists[0] == [f"gadget {letter}" for letter in "abcdef"]
+        assert retro.score.hits == dict.fromkeys(range(1, 17), False)
+        splits = [o.output["answers"] for o in outputs if o.kind == "split" and isinstance(o.output, dict)]
+        assert len(splits) == 15 and all(answers.count("Yes") == answers.count("No") == 3 for answers in splits)
+        assert retro.metrics["disparity_ratio"] == 0.0  # three Yes and three No every round
         assert retro.metrics["first_appear_round"] is None  # no gadget is ever a secret
-    summaries = summarize_procedural(retros)
-    assert len(summaries) == 1 and summaries[0].matches == 2 and summaries[0].never_found == 2
+    summaries = summarize_procedural(retros, default_registry())
+    assert len(summaries) == 1 and summaries[0].matches == 2
+    assert summaries[0].missing == (("matches whose secret never appeared in a list", 2),)
     assert summaries[0].values["disparity_ratio"] == 0.0 and summaries[0].values["recall_rate"] == 0.0
+
+
+async def test_the_analysis_calls_are_a_role_s_not_a_seat_s(store: Store) -> None:
+    async with ModelHub(use_cache=False, mock_scripts={"guesser": guesser}) as hub:
+        run_id = await _run(store, hub, "mock/guesser", n=1)
+    [match] = store.run_matches(run_id)
+    before = seat_rows(store, match, default_registry())
+    async with ModelHub(use_cache=False, mock_scripts={"guesser": analyst, "analyst": analyst}) as retro_hub:
+        await RetroRunner(store, retro_hub, default_registry(), judge="mock/analyst").run(run_id)
+    after = seat_rows(store, match, default_registry())
+    calls = store.calls(match.id)
+    retro_calls = [call for call in calls if call.role is not None and call.role.startswith("retro:")]
+    assert {call.role for call in retro_calls} == {"retro:candidates", "retro:split"}
+    assert all(call.seat is None for call in retro_calls) and len(retro_calls) == 16 + 15
+    assert {call.model for call in retro_calls if call.role == "retro:split"} == {"mock/analyst"}
+    [row] = after
+    assert row.seat == "guesser" and row.model == "mock/guesser"
+    assert (row.tokens, row.replies) == (before[0].tokens, before[0].replies) and row.tokens > 0
+
+
+class RankingAkinator(Akinator):
+    """Akinator as a game that asks the analysis for a kind of output it does not know."""
+
+    def retro_points(self, state: AkinatorState) -> Sequence[RetroPoint]:
+        return [point.model_copy(update={"kind": "ranking"}) for point in super().retro_points(state)]
+
+
+async def test_an_unknown_kind_stops_the_planning_and_names_the_game_and_the_kind(store: Store) -> None:
+    async with ModelHub(use_cache=False, mock_scripts={"guesser": guesser}) as hub:
+        run_id = await _run(store, hub, "mock/guesser", n=1)
+        registry = GameRegistry()
+        registry.add("akinator", RankingAkinator)
+        runner = RetroRunner(store, hub, registry)
+        with pytest.raises(ConfigError, match=r"game 'akinator' .* kind 'ranking'") as raised:
+            runner.plan(run_id)
+        assert "candidates, judgement" in str(raised.value)
+        with pytest.raises(ConfigError, match="'ranking'"):
+            await runner.run(run_id)
+    [match] = store.run_matches(run_id)
+    assert store.retro_outputs(match.id) == []  # nothing was asked or stored
 
 
 async def test_an_unreadable_output_is_reasked_then_stored_as_an_error(store: Store) -> None:

@@ -76,6 +76,11 @@ def test_retro_metrics_compare_and_report(run_id: str, tmp_path: Path) -> None:
     results = runner.invoke(app, ["results", run_id], env={"COLUMNS": "200"})
     assert results.exit_code == 0, results.output
     assert all(game in results.output for game in ("akinator", "bluffing", "taboo"))
+    head = next(line.split() for line in results.output.splitlines() if line.split()[:2] == ["game", "model"])
+    assert head[2] == "n" and "team" not in head  # no game of this run has teams
+    rows = [cells for cells in map(str.split, results.output.splitlines())
+            if cells and cells[0] in ("akinator", "bluffing", "taboo")]
+    assert len(rows) == 9 and all(row[2] == "2" for row in rows)  # one evaluated seat per match: 2 per model
 
     retro = runner.invoke(app, ["analyze", "retro", run_id], env={"COLUMNS": "200"})
     assert retro.exit_code == 0, retro.output
@@ -99,4 +104,14 @@ def test_retro_metrics_compare_and_report(run_id: str, tmp_path: Path) -> None:
     assert (out / "plots" / "win_rate.png").stat().st_size > 10_000
     assert (out / "plots" / "bluffing_trajectories.png").exists()
     assert any(path.name.startswith("recall_") for path in (out / "plots").iterdir())
-    assert len(list((out / "transcripts").iterdir())) == 18  # 3 games x 3 models x 2
+    pages = list((out / "transcripts").iterdir())
+    assert len(pages) == 18  # 3 games x 3 models x 2
+    with Store.open() as store:
+        retro_roles = {call.role for match in store.run_matches(run_id) for call in store.calls(match.id)
+                       if call.role is not None and call.role.startswith("retro:")}
+    assert retro_roles == {"retro:candidates", "retro:judgement", "retro:split"}
+    for path in pages:
+        page = path.read_text("utf-8")
+        seats = page.split("<h2>Seats</h2>")[1].split("</table>")[0]
+        assert seats.count("<tr><td>") == 2 and "retro" not in seats  # the analysis's calls are not a seat's
+        assert "retro:" not in page

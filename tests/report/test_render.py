@@ -8,18 +8,18 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from matplotlib.collections import LineCollection
+from matplotlib.container import BarContainer
 
+from playeval.analysis import ModelResult, ProceduralSummary, Profile, SkillStanding, skills
+from playeval.core.info import MetricSpec
+from playeval.core.registry import default_registry
 from playeval.report.data import (
-    SKILLS,
-    CapabilityProfile,
-    MetricValue,
-    OutcomeRow,
-    ProceduralRow,
     RecallCurve,
     RecallPoint,
     ReportData,
     RetroLine,
-    SkillScore,
+    SeatLine,
     Trajectory,
     TranscriptPage,
 )
@@ -31,62 +31,73 @@ from playeval.report.plots import (
     win_rate_figure,
 )
 from playeval.report.render import ReportFiles, write_report
+from playeval.report.tables import capability_table, outcome_table
 
 MODELS = ("claude-3-5-sonnet", "gpt-4o", "llama-3.1-405b")
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+SKILLS = skills(default_registry())
 
 
-def _outcomes() -> tuple[OutcomeRow, ...]:
+def _result(game: str, model: str, rate: float, rate_std: float, rounds: float | None, rounds_std: float | None,
+            *, team: str | None = None, matches: int = 20, variants: int = 5) -> ModelResult:
+    return ModelResult(game=game, model=model, matches=matches, wins=round(rate * matches), win_rate=rate,
+                       win_rate_std=rate_std, variants=variants, avg_rounds=rounds, avg_rounds_std=rounds_std,
+                       forfeits=3 if rounds is None else 0, opponent_forfeits=0, tokens=0, seconds=0.0,
+                       invalid_move_rate=0.125 if rounds is None else 0.01, scored=matches, team=team)
+
+
+def _outcomes() -> tuple[ModelResult, ...]:
     # (win rate, std, avg rounds, std) per game and model, after the paper's Table 2
-    table = {
+    table: dict[str, list[tuple[float, float, float | None, float | None]]] = {
         "akinator": [(0.55, 0.11, 16.61, 1.75), (0.49, 0.13, 16.36, 0.86), (0.44, 0.04, 17.15, 0.66)],
         "taboo": [(0.61, 0.18, 3.36, 0.88), (0.67, 0.11, 3.19, 0.34), (0.62, 0.18, 3.08, 0.18)],
         "bluffing": [(0.67, 0.13, 6.0, 0.0), (0.58, 0.13, 5.92, 0.18), (0.0, 0.0, None, None)],
     }
+    return tuple(_result(game, model, *values) for game, rows in table.items()
+                 for model, values in zip(MODELS, rows, strict=True))
+
+
+def _spec(name: str, label: str, skill: str, *, percent: bool = False, lower: bool = False) -> MetricSpec:
+    return MetricSpec(name=name, label=label, percent=percent, lower_is_better=lower, skill=skill)
+
+
+METRICS: dict[str, tuple[MetricSpec, ...]] = {
+    "akinator": (
+        _spec("recall_rate", "Recall rate (%)", "multi-hop", percent=True),
+        _spec("top5_recall_rate", "Top 5 recall rate (%)", "multi-hop", percent=True),
+        _spec("top10_recall_rate", "Top 10 recall rate (%)", "multi-hop", percent=True),
+        _spec("disparity_ratio", "Disparity ratio (%)", "multi-hop", percent=True, lower=True),
+        _spec("first_appear_round", "Avg. first appear round", "deductive", lower=True),
+        _spec("final_rank", "Avg. final rank", "deductive", lower=True),
+    ),
+    "taboo": (
+        _spec("recall_rate", "Recall rate (%)", "multi-hop", percent=True),
+        _spec("first_appear_round", "Avg. first appear round", "abductive", lower=True),
+        _spec("final_rank", "Avg. final rank", "abductive", lower=True),
+    ),
+    "bluffing": (
+        _spec("recall_rate", "Recall rate (%)", "multi-hop", percent=True),
+        _spec("spearman", "Spearman's coefficient", "multi-hop", lower=True),
+        _spec("hopping_penalty", "Hopping penalty", "multi-hop", lower=True),
+        _spec("first_appear_round", "Avg. first appear round", "inductive", lower=True),
+        _spec("final_rank", "Avg. final rank", "inductive", lower=True),
+    ),
+}
+
+
+def _procedural() -> tuple[ProceduralSummary, ...]:
+    values: dict[str, tuple[int, list[tuple[float | None, ...]]]] = {
+        "akinator": (18, [(0.2783, 0.2458, 0.2726, 0.0057, 11.63, 5.31), (0.2032, 0.17, 0.1957, 0.0055, 11.96, 6.64),
+                          (0.159, 0.1372, 0.1497, 0.006, 14.67, 9.88)]),
+        "taboo": (20, [(0.6885, 1.56, 1.48), (0.5578, 2.47, 3.83), (0.7122, 1.98, 4.04)]),
+        "bluffing": (20, [(0.1412, -0.39, 0.2, 2.46, 1.47), (0.0764, -0.15, 0.44, 3.0, 2.06),
+                          (0.0, -0.2, 0.27, None, 1.53)]),
+    }
     rows = []
-    for game, values in table.items():
-        for model, (rate, rate_std, rounds, rounds_std) in zip(MODELS, values, strict=True):
-            rows.append(OutcomeRow(game=game, model=model, matches=20, wins=round(rate * 20), win_rate=rate,
-                                   win_rate_std=rate_std, variants=5, avg_rounds=rounds, avg_rounds_std=rounds_std,
-                                   forfeits=3 if rounds is None else 0, invalid_move_rate=0.125 if rounds is None
-                                   else 0.01))
-    return tuple(rows)
-
-
-def _metric(name: str, label: str, value: float | None, skill: str, *, percent: bool = False,
-            lower: bool = False) -> MetricValue:
-    return MetricValue(name=name, label=label, value=value, percent=percent, lower_is_better=lower, skill=skill)
-
-
-def _procedural() -> tuple[ProceduralRow, ...]:
-    rows = []
-    akinator = [(0.2783, 0.2458, 0.2726, 0.0057, 11.63, 5.31), (0.2032, 0.17, 0.1957, 0.0055, 11.96, 6.64),
-                (0.159, 0.1372, 0.1497, 0.006, 14.67, 9.88)]
-    for model, (rr, t5, t10, dr, far, fr) in zip(MODELS, akinator, strict=True):
-        rows.append(ProceduralRow("akinator", model, 18, (
-            _metric("recall_rate", "Recall rate (%)", rr, "multi-hop", percent=True),
-            _metric("top5_recall_rate", "Top 5 recall rate (%)", t5, "multi-hop", percent=True),
-            _metric("top10_recall_rate", "Top 10 recall rate (%)", t10, "multi-hop", percent=True),
-            _metric("disparity_ratio", "Disparity ratio (%)", dr, "multi-hop", percent=True, lower=True),
-            _metric("first_appear_round", "Avg. first appear round", far, "deductive", lower=True),
-            _metric("final_rank", "Avg. final rank", fr, "deductive", lower=True),
-        )))
-    taboo = [(0.6885, 1.56, 1.48), (0.5578, 2.47, 3.83), (0.7122, 1.98, 4.04)]
-    for model, (rr, far, fr) in zip(MODELS, taboo, strict=True):
-        rows.append(ProceduralRow("taboo", model, 20, (
-            _metric("recall_rate", "Recall rate (%)", rr, "multi-hop", percent=True),
-            _metric("first_appear_round", "Avg. first appear round", far, "abductive", lower=True),
-            _metric("final_rank", "Avg. final rank", fr, "abductive", lower=True),
-        )))
-    bluffing = [(0.1412, -0.39, 0.2, 2.46, 1.47), (0.0764, -0.15, 0.44, 3.0, 2.06), (0.0, -0.2, 0.27, None, 1.53)]
-    for model, (rr, sp, hp, far, fr) in zip(MODELS, bluffing, strict=True):
-        rows.append(ProceduralRow("bluffing", model, 20, (
-            _metric("recall_rate", "Recall rate (%)", rr, "multi-hop", percent=True),
-            _metric("spearman", "Spearman's coefficient", sp, "multi-hop", lower=True),
-            _metric("hopping_penalty", "Hopping penalty", hp, "multi-hop", lower=True),
-            _metric("first_appear_round", "Avg. first appear round", far, "inductive", lower=True),
-            _metric("final_rank", "Avg. final rank", fr, "inductive", lower=True),
-        )))
+    for game, (matches, per_model) in values.items():
+        for model, numbers in zip(MODELS, per_model, strict=True):
+            named = {spec.name: value for spec, value in zip(METRICS[game], numbers, strict=True)}
+            rows.append(ProceduralSummary(game, model, matches, named, (), 0))
     return tuple(rows)
 
 
@@ -116,25 +127,27 @@ def _trajectories() -> tuple[Trajectory, ...]:
     return tuple(out)
 
 
-def _profiles() -> tuple[CapabilityProfile, ...]:
+def _profiles() -> tuple[Profile, ...]:
     ranks = {"deductive": (1.0, 2.0, 3.0), "abductive": (1.0, 2.5, 2.5), "inductive": (1.0, 2.0, None),
              "multi-hop": (1.6, 2.4, 2.0)}
     profiles = []
     for i, model in enumerate(MODELS):
-        skills = []
+        skills: list[SkillStanding] = []
         for skill in SKILLS:
             rank = ranks[skill][i]
             metrics = (("akinator", "Recall rate (%)", 0.2783),) if skill == "multi-hop" else (
                 ("taboo" if skill == "abductive" else "akinator", "Avg. final rank", 5.31 if rank else None),)
-            skills.append(SkillScore(skill, rank, metrics))
-        profiles.append(CapabilityProfile(model, tuple(skills)))
+            skills.append(SkillStanding(skill, rank, metrics))
+        profiles.append(Profile(model, tuple(skills)))
     return tuple(profiles)
 
 
 def _transcripts() -> tuple[TranscriptPage, ...]:
     return (
         TranscriptPage(
-            match_id="m-0001", game="akinator", level=1, model=MODELS[0], opponent="scripted", variant=2,
+            match_id="m-0001", game="akinator", level=1,
+            seats=(SeatLine("guesser", MODELS[0], True, "win", variant=2),
+                   SeatLine("answerer", "scripted", False, "loss")),
             secret="guitar", outcome="win", reason="guessed the object in 7 questions", rounds=7,
             lines=(("guesser", "Question 1: Is it alive?"), ("answerer", "No"),
                    ("guesser", "Is it <script>alert('x')</script> a tool?"), ("answerer", "Yes & no")),
@@ -142,8 +155,10 @@ def _transcripts() -> tuple[TranscriptPage, ...]:
                    RetroLine(3, "(unparsed)", None)),
         ),
         TranscriptPage(
-            match_id="m-0002", game="bluffing", level=2, model=MODELS[1], opponent="local/qwen2.5-coder-1.5b",
-            variant=None, secret="false: I have climbed Everest", outcome="forfeit",
+            match_id="m-0002", game="bluffing", level=2,
+            seats=(SeatLine("player", "local/qwen2.5-coder-1.5b", False, "opp. forfeit"),
+                   SeatLine("judge", MODELS[1], True, "forfeit")),
+            secret="false: I have climbed Everest", outcome="forfeit",
             reason="ran out of re-asks <b>bold</b>", rounds=3,
             lines=(("player", "I have climbed Everest."), ("judge", "Which route?"), ("player", "The south col.")),
             retro=(RetroLine(1, "Unknown: nothing yet", None), RetroLine(2, "Possibly false: vague", True)),
@@ -160,6 +175,8 @@ def make_data() -> ReportData:
                 "opponent": "scripted", "n": 20, "seed": 1, "temperature": 0.0},
         outcomes=_outcomes(),
         procedural=_procedural(),
+        metric_specs=METRICS,
+        skills=SKILLS,
         recall_curves=_curves(),
         trajectories=_trajectories(),
         profiles=_profiles(),
@@ -296,7 +313,7 @@ def test_empty_parts_still_render(tmp_path: Path) -> None:
 
 def test_an_empty_run_renders(tmp_path: Path) -> None:
     data = ReportData(run_id="r0", title="Empty", created="not a date", config={}, outcomes=(), procedural=(),
-                      recall_curves=(), trajectories=(), profiles=(), transcripts=())
+                      metric_specs={}, skills=SKILLS, recall_curves=(), trajectories=(), profiles=(), transcripts=())
     files = write_report(data, tmp_path / "r")
     assert files.transcripts == ()
     assert {p.name for p in files.plots} == {"win_rate.png", "capability.png"}
@@ -331,16 +348,102 @@ def test_one_model_and_odd_ids(tmp_path: Path) -> None:
 
 def test_figures_draw_no_data_panels(tmp_path: Path) -> None:
     for index, fig in enumerate((win_rate_figure(()), recall_figure("taboo", ()), trajectories_figure(()),
-                                 capability_figure(()))):
+                                 capability_figure((), SKILLS))):
         width, _ = png_size(save(fig, tmp_path / f"{index}.png"))
         assert width > 300
 
 
 def test_win_rate_error_bars_stay_between_0_and_1() -> None:
-    rows = tuple(OutcomeRow(game="bluffing", model=model, matches=3, wins=wins, win_rate=rate, win_rate_std=0.47,
-                            variants=3, avg_rounds=1.0, avg_rounds_std=0.0, forfeits=0, invalid_move_rate=0.0)
-                 for model, wins, rate in (("local/a", 2, 2 / 3), ("local/b", 0, 0.0), ("local/c", 3, 1.0)))
+    rows = tuple(_result("bluffing", model, rate, 0.47, 1.0, 0.0, matches=3, variants=3)
+                 for model, rate in (("local/a", 2 / 3), ("local/b", 0.0), ("local/c", 1.0)))
     fig = win_rate_figure(rows)
-    segments = [segment for collection in fig.axes[0].collections for segment in collection.get_segments()]
+    segments = [segment for collection in fig.axes[0].collections if isinstance(collection, LineCollection)
+                for segment in collection.get_segments()]
     ys = [y for segment in segments for _, y in segment]
     assert segments and max(ys) == pytest.approx(1.0) and min(ys) == pytest.approx(0.0)
+
+
+def _council() -> tuple[tuple[ModelResult, ...], TranscriptPage]:
+    """A four-seat team game: mock/a and mock/b each hold two seats, once per team."""
+    outcomes = (_result("council", "mock/a", 1.0, 0.0, 3.0, 0.0, team="red", matches=2, variants=1),
+                _result("council", "mock/a", 0.0, 0.0, 3.0, 0.0, team="blue", matches=2, variants=1),
+                _result("council", "mock/b", 0.5, 0.0, 3.0, 0.0, team="red", matches=2, variants=1),
+                _result("council", "mock/b", 0.0, 0.0, 3.0, 0.0, team="blue", matches=2, variants=1))
+    page = TranscriptPage(
+        match_id="c-0001", game="council", level=1,
+        seats=(SeatLine("north", "mock/a", True, "win", team="red"),
+               SeatLine("east", "mock/b", True, "loss", team="blue", out="round 1: voted out with 2 votes"),
+               SeatLine("south", "mock/a", True, "forfeit", team="red", out="round 2: forfeit: ran out of re-asks"),
+               SeatLine("west", "mock/b", True, "loss", team="blue")),
+        secret="The red team's word: river; The blue team's word: mountain", outcome="red won",
+        reason="1 red and 0 blue seats left", rounds=2,
+        lines=(("north", "It flows"), ("east", "It is tall"), ("game", "Round 1 votes: east is out.")))
+    return outcomes, page
+
+
+def test_a_team_column_appears_only_where_there_are_teams() -> None:
+    plain = outcome_table(make_data())
+    assert "Team" not in plain.columns and len(plain.rows) == 3
+    outcomes, _ = _council()
+    teams = outcome_table(replace(make_data(), outcomes=(*make_data().outcomes, *outcomes)))
+    assert teams.columns[:2] == ("Model", "Team") and sum(group.span for group in teams.groups) == len(teams.columns)
+    keyed = {(row[0].text, row[1].text): row for row in teams.rows}
+    assert set(keyed) == {*((model, "—") for model in MODELS), ("mock/a", "red"), ("mock/a", "blue"),
+                          ("mock/b", "red"), ("mock/b", "blue")}
+    council = teams.columns.index("Win rate", 2 + 3 * 5)  # after the three games without teams
+    assert keyed[("mock/a", "red")][council].text == "1.00" and keyed[("mock/a", "red")][council].bold
+    assert keyed[("mock/b", "red")][council].text == "0.50" and keyed[(MODELS[0], "—")][council].text == "—"
+    assert "a row per team" in teams.caption and "a row per team" not in plain.caption
+
+
+def test_a_team_match_renders_with_every_seat_and_the_team_outcome(tmp_path: Path) -> None:
+    outcomes, page = _council()
+    data = replace(make_data(), outcomes=outcomes, procedural=(), profiles=(), recall_curves=(), trajectories=(),
+                   transcripts=(page,), metric_specs={})
+    files = write_report(data, tmp_path / "r")
+    [transcript] = files.transcripts
+    html = transcript.read_text(encoding="utf-8")
+    assert "<h1>Council: mock/a (north, south), mock/b (east, west)</h1>" in html and " vs. " not in html
+    assert '<span class="badge other">red won</span>' in html
+    seats = html.split("<h2>Seats</h2>")[1].split("</table>")[0]
+    assert '<th scope="col">Team</th>' in seats and '<th scope="col">Out</th>' in seats
+    for seat, team, model in (("north", "red", "mock/a"), ("east", "blue", "mock/b"), ("south", "red", "mock/a"),
+                              ("west", "blue", "mock/b")):
+        assert re.search(rf"<td>{seat}</td><td>{team}</td><td>{model}</td>", seats), seat
+    assert "round 2: forfeit: ran out of re-asks" in seats and '<span class="badge forfeit">forfeit</span>' in seats
+    index = files.html.read_text(encoding="utf-8")
+    assert "mock/a (north, south), mock/b (east, west)" in index and ">red won</span>" in index
+    markdown = files.markdown.read_text(encoding="utf-8")
+    assert "| Model | Team | Council: Win rate |" in markdown
+    assert "| mock/a | red | **1.00** | 3.00 | 2 | 0 | 1.00 |" in markdown
+    row = "| [c-0001](transcripts/c-0001.html) | Council | mock/a (north, south), mock/b (east, west) | — | red won |"
+    assert row in markdown
+    png_size(files.plots[0])
+
+
+def test_a_one_seat_match_page_keeps_its_heading_and_has_no_team_column(report: ReportFiles) -> None:
+    page = (report.html.parent / "transcripts" / "m-0001.html").read_text(encoding="utf-8")
+    assert "<h1>Akinator: claude-3-5-sonnet vs. scripted</h1>" in page
+    assert "<dt>Prompt variant</dt><dd>2</dd>" in page
+    seats = page.split("<h2>Seats</h2>")[1].split("</table>")[0]
+    assert "Team" not in seats and "<th scope=\"col\">Out</th>" not in seats
+    assert "<td>guesser</td><td>claude-3-5-sonnet</td>" in seats and "<td>answerer</td><td>scripted</td>" in seats
+
+
+def test_the_win_rate_plot_has_a_bar_series_per_model_and_team() -> None:
+    outcomes, _ = _council()
+    fig = win_rate_figure(outcomes)
+    labels = [text.get_text() for text in fig.legends[0].get_texts()]
+    assert labels == ["mock/a (red)", "mock/a (blue)", "mock/b (red)", "mock/b (blue)"]
+    hatches = [bars.patches[0].get_hatch() for bars in fig.axes[0].containers if isinstance(bars, BarContainer)]
+    assert hatches == [None, "//", None, "//"]
+
+
+def test_the_capability_profile_shows_the_registry_s_skills_in_its_order() -> None:
+    data = make_data()
+    table = capability_table(data)
+    assert table.columns == ("Model", *[f"{skill[:1].upper()}{skill[1:]} reasoning" for skill in SKILLS])
+    spatial = tuple(Profile(p.model, (*p.skills, SkillStanding("spatial", 1.0, ()))) for p in data.profiles)
+    extended = capability_table(replace(data, profiles=spatial, skills=("spatial", *SKILLS)))
+    assert extended.columns[1] == "Spatial reasoning" and len(extended.columns) == 6
+    assert capability_table(replace(data, profiles=())).columns == table.columns

@@ -8,6 +8,9 @@ The fixture:
 * batch run, taboo, ``mock/b`` as guesser: two wins in 2 and 4 rounds;
 * arena, akinator, a person answering ``mock/a``: P1 the person wins in 20, P2 abandoned after 2 (both surveyed),
   P3 taboo still live.
+
+Leaderboards of tables with several evaluated seats and teams (Council) are checked in
+``tests/testgame/test_council_analysis.py``.
 """
 
 from __future__ import annotations
@@ -19,24 +22,27 @@ import pytest
 from arena_client import make_settings, running
 
 from playeval.core.events import SeatAssignment
-from playeval.core.match import MatchSpec, Outcome
+from playeval.core.match import MatchSpec, Outcome, OutcomeStatus
+from playeval.core.registry import default_registry
 from playeval.store import Store
-from playeval.web.board import plot_png, wilson_interval
-from playeval.web.views import LeaderboardView, ModelRow
+from playeval.web.board import leaderboard, plot_png, stats, wilson_interval
+from playeval.web.views import LeaderboardView, ModelRow, PeopleRow
 
-AKI = MatchSpec(game="akinator", level=1, seed=1, secret="a lamp", variants={"guesser": 0, "answerer": 0})
-TABOO = MatchSpec(game="taboo", level=1, seed=2, secret="otter", variants={"guesser": 1, "clue_giver": 0},
+AKI = MatchSpec(game="akinator", level=1, seed=1, setup={"secret": "a lamp"}, variants={"guesser": 0, "answerer": 0})
+TABOO = MatchSpec(game="taboo", level=1, seed=2, setup={"secret": "otter"}, variants={"guesser": 1, "clue_giver": 0},
                   params={"secret_set": "animals"})
+TOKEN = "c0ffee" * 10 + "abcd"
 
 
 def _seats(game: str, model: str, human: bool) -> list[SeatAssignment]:
     target, other = ("guesser", "answerer") if game == "akinator" else ("guesser", "clue_giver")
-    return [SeatAssignment(seat=target, player_kind="llm", model=model, prompt_variant=0),
-            SeatAssignment(seat=other, player_kind="human" if human else "scripted", prompt_variant=0)]
+    return [SeatAssignment(seat=target, player_kind="llm", model=model, prompt_variant=0, evaluated=True),
+            SeatAssignment(seat=other, player_kind="human" if human else "scripted", prompt_variant=0,
+                           evaluated=False)]
 
 
-def _finished(status: str, winner: str | None, rounds: int, forfeit_seat: str | None = None) -> Outcome:
-    return Outcome(status=status, winner=winner, reason="fixture", rounds=rounds,  # type: ignore[arg-type]
+def _ended(status: OutcomeStatus, winner: str | None, rounds: int, forfeit_seat: str | None = None) -> Outcome:
+    return Outcome(status=status, winners=() if winner is None else (winner,), reason="fixture", rounds=rounds,
                    forfeit_seat=forfeit_seat)
 
 
@@ -45,28 +51,27 @@ def db(tmp_path: Path) -> str:
     url = f"sqlite:///{tmp_path / 'arena.db'}"
     with Store.open(url) as store:
         run = store.create_run("akinator,taboo", 1, {"n": 2})
-        batch = [(AKI, "mock/a", _finished("finished", "guesser", 5)),
-                 (AKI, "mock/a", _finished("finished", "answerer", 20)),
-                 (AKI, "mock/a", _finished("forfeit", None, 3, "guesser")),
-                 (AKI, "mock/a", _finished("forfeit", None, 2, "answerer")),
-                 (TABOO, "mock/b", _finished("finished", "guesser", 2)),
-                 (TABOO, "mock/b", _finished("finished", "guesser", 4))]
+        batch = [(AKI, "mock/a", _ended("finished", "guesser", 5)),
+                 (AKI, "mock/a", _ended("finished", "answerer", 20)),
+                 (AKI, "mock/a", _ended("forfeit", None, 3, "guesser")),
+                 (AKI, "mock/a", _ended("forfeit", None, 2, "answerer")),
+                 (TABOO, "mock/b", _ended("finished", "guesser", 2)),
+                 (TABOO, "mock/b", _ended("finished", "guesser", 4))]
         for index, (spec, model, outcome) in enumerate(batch):
             match_id = store.create_match(spec=spec, seats=_seats(spec.game, model, False), run_id=run,
-                                          match_index=index, evaluated_model=model)
+                                          match_index=index)
             store.finish_match(match_id, outcome)
             if index == 0:
                 for round_, names in ((1, ["cat", "lamp"]), (2, ["chair", "dog"])):
                     store.add_retro(match_id, round_, "candidates", model, output=names, error=None, calls=())
-        for outcome, survey in ((_finished("finished", "answerer", 20), (5, 4, 3)),
-                                (_finished("aborted", None, 2), (2, 4, 1))):
+        for outcome, survey in ((_ended("finished", "answerer", 20), (5, 4, 3)),
+                                (_ended("aborted", None, 2), (2, 4, 1))):
             match_id = store.create_web_match(spec=AKI, seats=_seats("akinator", "mock/a", True), mode="play",
-                                              human_seat="answerer", token_sha256="c0ffee" * 10 + "abcd",
-                                              anonymous=True)
+                                              people={"answerer": TOKEN}, joined=("answerer",), anonymous=True)
             store.finish_match(match_id, outcome)
             store.add_survey(match_id, enjoyment=survey[0], satisfaction=survey[1], frequency=survey[2])
         store.create_web_match(spec=TABOO, seats=_seats("taboo", "mock/player", True), mode="play",
-                               human_seat="clue_giver", token_sha256="d00d" * 16, anonymous=False)
+                               people={"clue_giver": "d00d" * 16}, joined=("clue_giver",), anonymous=False)
     return url
 
 
@@ -87,65 +92,102 @@ def test_wilson_interval_matches_known_values() -> None:
         wilson_interval(3, 2)
 
 
-async def test_leaderboard_numbers(tmp_path: Path, db: str) -> None:
-    async with running(make_settings(tmp_path, db=db)) as client:
-        board = (await client.get("/api/leaderboard", params={"game": "akinator"})).json()
-        batch = (await client.get("/api/leaderboard", params={"game": "akinator", "source": "batch"})).json()
-        live = (await client.get("/api/leaderboard", params={"game": "akinator", "source": "live"})).json()
-        overall = (await client.get("/api/leaderboard")).json()
-        taboo = (await client.get("/api/leaderboard", params={"game": "taboo"})).json()
+def test_leaderboard_numbers(db: str) -> None:
+    registry = default_registry()
+    with Store.open(db) as store:
+        board = leaderboard(store, registry, game="akinator")
+        batch = leaderboard(store, registry, game="akinator", source="batch")
+        live = leaderboard(store, registry, game="akinator", source="live")
+        overall = leaderboard(store, registry)
+        taboo = leaderboard(store, registry, game="taboo")
 
-    [row] = board["rows"]
-    assert (row["model"], row["matches"], row["scored"], row["wins"], row["forfeits"]) == ("mock/a", 6, 4, 1, 1)
-    assert row["win_rate"] == 0.25 and row["avg_rounds"] == 15.0  # (5 + 20 + 20) / 3 rules-finished matches
-    assert (round(row["ci_low"], 4), round(row["ci_high"], 4)) == (0.0456, 0.6994)
-    assert row["metrics"]["recall_rate"] == 0.5 and row["metrics"]["top5_recall_rate"] == 0.5
-    assert row["metrics"]["first_appear_round"] == 1.0 and row["metrics"]["final_rank"] is None
-    [person] = board["people"]
-    assert person == {"game": "akinator", "seat": "answerer", "matches": 2, "scored": 1, "wins": 1, "win_rate": 1.0,
-                      "ci_low": pytest.approx(0.2065, abs=1e-4), "ci_high": 1.0, "avg_rounds": 20.0, "abandoned": 1}
+    [row] = board.rows
+    assert (row.model, row.matches, row.scored, row.wins, row.forfeits) == ("mock/a", 6, 4, 1, 1)
+    assert row.win_rate == 0.25 and row.avg_rounds == 15.0  # (5 + 20 + 20) / 3 rules-finished matches
+    assert (round(row.ci_low or 0, 4), round(row.ci_high or 0, 4)) == (0.0456, 0.6994)
+    assert row.metrics["recall_rate"] == 0.5 and row.metrics["top5_recall_rate"] == 0.5
+    assert row.metrics["first_appear_round"] == 1.0 and row.metrics["final_rank"] is None
+    [person] = board.people
+    assert person.model_dump() == {"game": "akinator", "seat": "answerer", "matches": 2, "scored": 1, "wins": 1,
+                                   "win_rate": 1.0, "ci_low": pytest.approx(0.2065, abs=1e-4), "ci_high": 1.0,
+                                   "avg_rounds": 20.0, "abandoned": 1}
 
-    [row] = batch["rows"]
-    assert (row["matches"], row["scored"], row["wins"], round(row["win_rate"], 4)) == (4, 3, 1, 0.3333)
-    assert (round(row["ci_low"], 4), round(row["ci_high"], 4)) == (0.0615, 0.7923)
-    assert row["avg_rounds"] == 12.5 and batch["people"] == []
+    [row] = batch.rows
+    assert (row.matches, row.scored, row.wins, round(row.win_rate or 0, 4)) == (4, 3, 1, 0.3333)
+    assert (round(row.ci_low or 0, 4), round(row.ci_high or 0, 4)) == (0.0615, 0.7923)
+    assert row.avg_rounds == 12.5 and batch.people == []
 
-    [row] = live["rows"]
-    assert (row["matches"], row["scored"], row["wins"], row["win_rate"]) == (2, 1, 0, 0.0)
-    assert row["metrics"] == {}
+    [row] = live.rows
+    assert (row.matches, row.scored, row.wins, row.win_rate) == (2, 1, 0, 0.0)
+    assert row.metrics == {}
 
-    rows = {row["model"]: row for row in overall["rows"]}
-    assert set(rows) == {"mock/a", "mock/b"} and all(row["game"] == "all" for row in overall["rows"])
-    assert (rows["mock/b"]["matches"], rows["mock/b"]["wins"], rows["mock/b"]["win_rate"]) == (2, 2, 1.0)
-    assert rows["mock/b"]["avg_rounds"] == 3.0
-    assert rows["mock/a"]["metrics"]["akinator:recall_rate"] == 0.5
-    assert [r["model"] for r in overall["rows"]] == ["mock/b", "mock/a"]  # best win rate first
-    assert len(overall["people"]) == 1  # the live taboo match has no outcome yet
-    assert [r["model"] for r in taboo["rows"]] == ["mock/b"]
+    rows = {row.model: row for row in overall.rows}
+    assert set(rows) == {"mock/a", "mock/b"} and all(row.game == "all" for row in overall.rows)
+    assert (rows["mock/b"].matches, rows["mock/b"].wins, rows["mock/b"].win_rate) == (2, 2, 1.0)
+    assert rows["mock/b"].avg_rounds == 3.0
+    assert rows["mock/a"].metrics["akinator:recall_rate"] == 0.5
+    assert [r.model for r in overall.rows] == ["mock/b", "mock/a"]  # best win rate first
+    assert len(overall.people) == 1  # the live taboo match has no outcome yet
+    assert [r.model for r in taboo.rows] == ["mock/b"]
 
 
-async def test_statistics_count_useful_sessions_and_surveys(tmp_path: Path, db: str) -> None:
-    async with running(make_settings(tmp_path, db=db)) as client:
-        stats = (await client.get("/api/stats")).json()
-    assert (stats["matches_started"], stats["matches_finished"]) == (3, 1)
-    assert stats["useful_session_rate"] == pytest.approx(1 / 3)
-    assert stats["by_game"] == {"akinator": {"started": 2, "finished": 1, "useful_session_rate": 0.5},
-                                "taboo": {"started": 1, "finished": 0, "useful_session_rate": 0.0}}
-    assert stats["surveys"] == 2
-    assert stats["survey_distributions"] == {
+def test_people_are_counted_per_seat_they_held(db: str) -> None:
+    # a taboo table of two people: each seat is a record of its own, and no model row appears for it
+    registry = default_registry()
+    with Store.open(db) as store:
+        seats = [SeatAssignment(seat="guesser", player_kind="human", prompt_variant=1, evaluated=True),
+                 SeatAssignment(seat="clue_giver", player_kind="human", prompt_variant=0, evaluated=False)]
+        match_id = store.create_web_match(spec=TABOO, seats=seats, mode="play",
+                                          people={"guesser": "ab" * 32, "clue_giver": "cd" * 32},
+                                          joined=("guesser", "clue_giver"), anonymous=False)
+        store.finish_match(match_id, _ended("finished", "guesser", 3))
+        board = leaderboard(store, registry, game="taboo", source="live")
+    assert board.rows == []
+    people = {(p.game, p.seat): (p.matches, p.scored, p.wins, p.win_rate, p.avg_rounds) for p in board.people}
+    assert people == {("taboo", "guesser"): (1, 1, 1, 1.0, 3.0), ("taboo", "clue_giver"): (1, 1, 0, 0.0, 3.0)}
+
+
+def test_a_seat_the_match_does_not_evaluate_is_not_a_model_s_record(db: str) -> None:
+    # mock/b holds the clue giver's seat, as an opponent: only mock/a's guesser seat counts
+    registry = default_registry()
+    with Store.open(db) as store:
+        seats = [SeatAssignment(seat="guesser", player_kind="llm", model="mock/a", prompt_variant=1, evaluated=True),
+                 SeatAssignment(seat="clue_giver", player_kind="llm", model="mock/b", prompt_variant=0,
+                                evaluated=False)]
+        match_id = store.create_match(spec=TABOO, seats=seats)
+        store.finish_match(match_id, _ended("finished", "clue_giver", 5))
+        board = leaderboard(store, registry, game="taboo", source="live")
+    assert [(r.model, r.matches, r.wins) for r in board.rows] == [("mock/a", 1, 0)] and board.people == []
+
+
+def test_statistics_count_useful_sessions_and_surveys(db: str) -> None:
+    with Store.open(db) as store:
+        view = stats(store)
+    assert (view.matches_started, view.matches_finished) == (3, 1)
+    assert view.useful_session_rate == pytest.approx(1 / 3)
+    assert {game: s.model_dump() for game, s in view.by_game.items()} == {
+        "akinator": {"started": 2, "finished": 1, "useful_session_rate": 0.5},
+        "taboo": {"started": 1, "finished": 0, "useful_session_rate": 0.0}}
+    assert view.surveys == 2
+    assert view.survey_distributions == {
         "enjoyment": {"1": 0, "2": 1, "3": 0, "4": 0, "5": 1},
         "satisfaction": {"1": 0, "2": 0, "3": 0, "4": 2, "5": 0},
         "frequency": {"1": 1, "2": 0, "3": 1, "4": 0, "5": 0},
     }
 
 
-async def test_plot_and_export(tmp_path: Path, db: str) -> None:
+async def test_the_api_serves_the_board_the_statistics_the_plot_and_the_export(tmp_path: Path, db: str) -> None:
     async with running(make_settings(tmp_path, db=db)) as client:
+        board = (await client.get("/api/leaderboard", params={"game": "akinator"})).json()
+        statistics = (await client.get("/api/stats")).json()
         plot = await client.get("/api/leaderboard/plot.png", params={"game": "akinator"})
         empty = await client.get("/api/leaderboard/plot.png", params={"game": "bluffing"})
         no_wins = await client.get("/api/leaderboard/plot.png", params={"game": "akinator", "source": "live"})
         exported = await client.get("/api/export.jsonl")
         live_only = await client.get("/api/export.jsonl", params={"source": "live"})
+    with Store.open(db) as store:
+        assert board == leaderboard(store, default_registry(), game="akinator").model_dump(mode="json")
+        assert statistics == stats(store).model_dump(mode="json")
     for png in (plot, empty, no_wins):
         assert png.status_code == 200 and png.headers["content-type"] == "image/png"
         assert png.content.startswith(b"\x89PNG\r\n\x1a\n") and len(png.content) > 5000
@@ -153,15 +195,26 @@ async def test_plot_and_export(tmp_path: Path, db: str) -> None:
     assert len(lines) == 8  # every finished match; the live one is not exported
     assert {line["source"] for line in lines} == {"batch", "arena"}
     arena = [line for line in lines if line["source"] == "arena"]
-    assert {(line["human_seat"], line["survey"]["enjoyment"]) for line in arena} == {("answerer", 5),
-                                                                                    ("answerer", 2)}
+    assert {line["survey"]["enjoyment"] for line in arena} == {5, 2}
+    assert {seat["seat"] for line in arena for seat in line["seats"] if seat["player_kind"] == "human"} == {"answerer"}
     assert all(line["events"][0]["event"]["type"] == "match_started" for line in lines)
     assert "c0ffee" not in exported.text and "token" not in exported.text and "lease" not in exported.text
     assert len(live_only.text.splitlines()) == 2
 
 
+def test_the_plot_draws_models_and_people(db: str) -> None:
+    with Store.open(db) as store:
+        board = leaderboard(store, default_registry(), game="akinator")
+    png = plot_png(board)
+    assert png.startswith(b"\x89PNG\r\n\x1a\n") and len(png) > 5000
+    empty = plot_png(LeaderboardView(game="bluffing", source="all", rows=[], people=[]))
+    assert empty.startswith(b"\x89PNG") and empty != png
+
+
 def test_the_plot_survives_an_interval_that_rounds_past_the_rate() -> None:
     row = ModelRow(game="akinator", model="m", matches=3, scored=3, wins=0, win_rate=0.0, ci_low=5.6e-17,
                    ci_high=0.56, avg_rounds=None, forfeits=0, metrics={})
-    png = plot_png(LeaderboardView(game="akinator", source="all", rows=[row], people=[]))
+    person = PeopleRow(game="akinator", seat="answerer", matches=1, scored=1, wins=1, win_rate=1.0, ci_low=0.2,
+                       ci_high=1.0, avg_rounds=4.0, abandoned=0)
+    png = plot_png(LeaderboardView(game="akinator", source="all", rows=[row], people=[person]))
     assert png.startswith(b"\x89PNG")

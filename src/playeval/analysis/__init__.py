@@ -1,13 +1,14 @@
 """Analysis: reads only what was recorded.
 
-Outcome metrics (``summarize``), the retrospective analysis (``RetroRunner``), procedural metrics
-(``procedural`` pure functions, ``summarize_procedural`` per run), the capability profile, and ranking
-statistics (``ranking`` pure functions, ``compare`` against other rankings).
+Outcome metrics per evaluated seat (``seat_rows``, ``match_rows``) grouped per game, model and team
+(``summarize``), the retrospective analysis (``RetroRunner``), procedural metrics (``procedural`` pure
+functions, ``summarize_procedural`` per run), the capability profile, and ranking statistics (``ranking`` pure
+functions, ``compare`` against other rankings).
 """
 
 from playeval.analysis.compare import Comparison, RunRanking, compare, load_rankings, run_rankings
 from playeval.analysis.load import match_rows, seat_rows
-from playeval.analysis.outcomes import MatchRow, ModelResult, summarize
+from playeval.analysis.outcomes import MatchRow, ModelResult, overall_win_rates, summarize
 from playeval.analysis.profile import Profile, SkillStanding, capability_profiles, skills
 from playeval.analysis.ranking import KendallResult, kendall_tau, ranking_from_scores, rbo, rbo_permutation_test
 from playeval.analysis.retro import RetroPlan, RetroRunner, RetroSummary, RetroTask
@@ -56,6 +57,7 @@ __all__ = [
     "match_retros",
     "match_rows",
     "metric_specs",
+    "overall_win_rates",
     "ranking_from_scores",
     "rbo",
     "rbo_permutation_test",

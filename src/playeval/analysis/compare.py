@@ -1,8 +1,9 @@
 """Comparing a run's rankings with rankings from elsewhere (GameArena section 4.5, Appendix D).
 
-A run yields, per game, an outcome ranking (win rate) and a retrospective ranking (the mean rank on the
-skill Table 4 names for that game). Rankings from a file are JSON: ``{"name": ["best model", ...]}`` or
-``{"name": {"model": rank, ...}}``; models missing from one side are left out of that comparison.
+A run yields, per game, an outcome ranking (a model's win rate over every evaluated seat it held, whatever its
+team) and a retrospective ranking (the mean rank on the skill Table 4 names for that game). Rankings from a
+file are JSON: ``{"name": ["best model", ...]}`` or ``{"name": {"model": rank, ...}}``; models missing from one
+side are left out of that comparison.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from playeval.analysis.outcomes import ModelResult
+from playeval.analysis.outcomes import ModelResult, overall_win_rates
 from playeval.analysis.profile import Profile
 from playeval.analysis.ranking import kendall_tau, ranking_from_scores, rbo, rbo_permutation_test
 from playeval.core.errors import ConfigError
@@ -52,14 +53,16 @@ def _ranking(scores: dict[str, float], *, higher_is_better: bool = True) -> RunR
 def run_rankings(results: Sequence[ModelResult], profiles: Sequence[Profile],
                  registry: GameRegistry) -> dict[str, RunRanking]:
     """``Game-Outcome`` by win rate and ``Game-Retro (skill)`` by the rank on the game's ``ranking_skill``,
-    best first (ties by name).
+    best first (ties by name). In a game with teams a model's win rate is taken over all its seats, across the
+    teams it played for (``overall_win_rates``), so that it is ranked once.
 
     A ranking in which every model ties (three models that all won nothing) is left out: its order would be
     alphabetical, and a Kendall's tau or RBO computed from it would measure the names.
     """
     rankings: dict[str, RunRanking] = {}
+    rates = overall_win_rates(results)
     for game in sorted({r.game for r in results}):
-        outcome = _ranking({r.model: r.win_rate for r in results if r.game == game})
+        outcome = _ranking({model: rate for (of, model), rate in rates.items() if of == game})
         if outcome is not None:
             rankings[f"{game.capitalize()}-Outcome"] = outcome
     for game, skill in ((g.id, g.ranking_skill) for g in registry if g.ranking_skill is not None):

@@ -10,8 +10,8 @@ from playeval.store import MatchRecord, Store
 
 
 def seat_rows(store: Store, match: MatchRecord, registry: GameRegistry, *, with_calls: bool = True) -> list[MatchRow]:
-    """A finished match's rows, one per evaluated seat held by a model (``with_calls``: tokens, time and
-    replies counted from its calls and log)."""
+    """A finished match's rows, one per evaluated seat held by a model, a model in two seats giving two rows
+    (``with_calls``: tokens, time and replies counted from the seat's own calls and log)."""
     if match.status != "finished" or match.outcome is None:
         return []
     game = registry.get(match.game)
@@ -23,12 +23,11 @@ def seat_rows(store: Store, match: MatchRecord, registry: GameRegistry, *, with_
     rows: list[MatchRow] = []
     for assignment in seats:
         seat = assignment.seat
-        own = [call for call in calls if call.seat == seat]
-        single = len(seats) == 1 and match.evaluated_model
+        own = [call for call in calls if call.seat == seat]  # a role's calls (a judge, the analysis) are not the seat's
         rows.append(MatchRow(
             game=match.game,
             level=match.level,
-            model=(match.evaluated_model if single else assignment.model) or "?",
+            model=assignment.model or "?",
             seat=seat,
             variant=assignment.prompt_variant,
             outcome=match.outcome,

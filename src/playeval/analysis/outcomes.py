@@ -1,16 +1,15 @@
 """Outcome metrics per model: win rate with its spread across prompt variants, rounds, forfeits, cost.
 
-Rows are per evaluated seat (a table of players gives one row per seat), and
-a seat's result is ``Outcome.result_for(seat)``: in games with teams, results
-are grouped per team too. The spread follows GameArena's Table 2: the win rate
-is computed per system prompt variant, and the standard deviation
-(population, ddof=0) is taken over the variants that occurred. Forfeits count
-as losses in the win rate and are also reported on their own; matches ended by
-an opponent's forfeit or aborted are not scored and are left out of the win
-rate. Average rounds are over the matches the
-rules finished (a forfeit in turn 1 is not a quick game); ``None`` when there
-are none. The invalid-move rate is the evaluated model's rejected replies (format
-errors and rule violations) per reply it gave, kept apart from losses.
+Rows are per evaluated seat (a table of players gives one row per seat, and a model that held two seats of a
+match has two rows), and a seat's result is ``Outcome.result_for(seat)``: in games with teams, results are
+grouped per team too (``summarize(rows, by_team=False)`` takes a model's teams together). The spread follows
+GameArena's Table 2: the win rate is computed per system prompt variant, and the standard deviation
+(population, ddof=0) is taken over the variants that occurred. A seat's own forfeit counts as a loss in the
+win rate (even where its team went on to win) and is also reported on its own; seats that are not scored (an
+aborted match, another seat's forfeit) are left out of the win rate. Average rounds are over the matches the
+rules finished (a forfeit in turn 1 is not a quick game); ``None`` when there are none. The invalid-move rate
+is the evaluated model's rejected replies (format errors and rule violations) per reply it gave, kept apart
+from losses.
 """
 
 from __future__ import annotations
@@ -49,6 +48,15 @@ class MatchRow:
     def team(self) -> str | None:
         return self.result.team
 
+    @property
+    def won(self) -> bool | None:
+        """The seat's result as the win rate counts it: ``None`` when it is not scored (an aborted match scores
+        nobody), and its own forfeit is a loss."""
+        if self.outcome.status == "aborted":
+            return None
+        result = self.result
+        return False if result.forfeited else result.won
+
 
 @dataclass(frozen=True)
 class ModelResult:
@@ -69,32 +77,34 @@ class ModelResult:
     seconds: float
     invalid_move_rate: float = 0.0
     scored: int = 0
-    """Matches counted in the win rate: all but the aborted ones and those the opponent forfeited."""
+    """Seats counted in the win rate: all but those of aborted matches and of matches another seat forfeited."""
     aborted: int = 0
     team: str | None = None
+    """The team the model played for (``None`` in a game without teams, or with ``by_team=False``)."""
 
 
 def _std(values: Sequence[float]) -> float:
     return statistics.pstdev(values) if len(values) > 1 else 0.0
 
 
-def summarize(rows: Iterable[MatchRow]) -> list[ModelResult]:
-    """One result per (game, model, team), ordered by game then win rate (best first)."""
+def summarize(rows: Iterable[MatchRow], *, by_team: bool = True) -> list[ModelResult]:
+    """One result per (game, model, team), or per (game, model) with ``by_team=False``, ordered by game then
+    win rate (best first)."""
     groups: dict[tuple[str, str, str | None], list[MatchRow]] = defaultdict(list)
     for row in rows:
-        groups[(row.game, row.model, row.team)].append(row)
+        groups[(row.game, row.model, row.team if by_team else None)].append(row)
     results = [_summarize_group(game, model, team, group) for (game, model, team), group in groups.items()]
     return sorted(results, key=lambda r: (r.game, -r.win_rate, r.model, r.team or ""))
 
 
 def _summarize_group(game: str, model: str, team: str | None, rows: list[MatchRow]) -> ModelResult:
-    opponent_forfeits = [r for r in rows if r.outcome.status == "forfeit" and not r.result.forfeited]
-    scored = [r for r in rows if r.result.won is not None]
-    wins = sum(1 for r in scored if r.result.won)
+    opponent_forfeits = [r for r in rows if r.outcome.status == "forfeit" and r.won is None]
+    scored = [r for r in rows if r.won is not None]
+    wins = sum(1 for r in scored if r.won)
     by_variant: dict[int | None, list[MatchRow]] = defaultdict(list)
     for row in scored:
         by_variant[row.variant].append(row)
-    variant_rates = [sum(1 for r in group if r.result.won) / len(group) for group in by_variant.values()]
+    variant_rates = [sum(1 for r in group if r.won) / len(group) for group in by_variant.values()]
     played = [r for r in scored if r.outcome.status == "finished"]
     rounds_by_variant: dict[int | None, list[int]] = defaultdict(list)
     for row in played:
@@ -123,3 +133,14 @@ def _summarize_group(game: str, model: str, team: str | None, rows: list[MatchRo
 
 def _rate(part: int, whole: int) -> float:
     return part / whole if whole else 0.0
+
+
+def overall_win_rates(results: Iterable[ModelResult]) -> dict[tuple[str, str], float]:
+    """Per (game, model): the win rate over every scored seat the model held, whatever its team (the teams'
+    wins over the teams' scored seats; 0.0 when none was scored)."""
+    wins: dict[tuple[str, str], int] = defaultdict(int)
+    scored: dict[tuple[str, str], int] = defaultdict(int)
+    for result in results:
+        wins[(result.game, result.model)] += result.wins
+        scored[(result.game, result.model)] += result.scored
+    return {key: _rate(wins[key], scored[key]) for key in wins}

@@ -5,6 +5,10 @@ it, and the same sampling temperature, followed by the game's retrospective requ
 (``retro_format``). Every output is stored per round with its raw model calls; a re-run skips what is stored.
 Akinator's disparity ratio needs one more step: the candidates of round i-1 are classified Yes/No for the
 question of round i, by the evaluated model itself or by a configured judge model (recorded either way).
+
+The output format is chosen by the kind a game's ``RetroPoint`` asks for (``retro_format.FORMATS``); a kind the
+analysis does not know stops the planning with an error that names the game and the kind, before any work.
+The calls behind an output are stored under the role ``retro:<kind>``, never under a seat.
 """
 
 from __future__ import annotations
@@ -13,31 +17,20 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from playeval.analysis.retro_format import (
-    CANDIDATES_FORMAT,
-    CANDIDATES_GRAMMAR,
-    JUDGEMENT_FORMAT,
-    JUDGEMENT_GRAMMAR,
-    SPLIT_SYSTEM,
-    parse_candidates,
-    parse_judgement,
-    parse_split,
-    split_grammar,
-    split_prompt,
-)
+from playeval.analysis.retro_format import FORMATS, SPLIT_SYSTEM, parse_split, split_grammar, split_prompt
 from playeval.core.ask import CallRecord, OutputConstraint
-from playeval.core.errors import FormatError
-from playeval.core.game import RetroGame, RetroPoint, seat_evaluated
+from playeval.core.errors import ConfigError, FormatError
+from playeval.core.game import Game, RetroGame, RetroPoint, seat_evaluated
 from playeval.core.messages import Message, assistant, system, user
 from playeval.core.registry import GameRegistry
 from playeval.core.rng import derive_seed
 from playeval.engine.match import state_from_events
 from playeval.engine.plan import RunConfig
+from playeval.metrics.retro import CANDIDATES, SPLIT
 from playeval.models import GenerationConfig, Model, ModelHub, ModelRequest, to_call_record
 from playeval.store import MatchRecord, RetroOutputKind, RetroRecord, Store
 
 DEFAULT_MAX_RETRIES = 2
-_MAX_TOKENS: dict[str, int] = {"candidates": 180, "judgement": 64}
 
 
 @dataclass(frozen=True)
@@ -107,23 +100,30 @@ class RetroRunner:
                     tasks.append(RetroTask(match.id, point.round, point.kind, model, point=point))
             for point, model in points:
                 judge = self._judge or model
-                if point.kind == "candidates" and point.question and point.round > 1 \
-                        and ("split", point.round) not in done:
+                if point.kind == CANDIDATES and point.question and point.round > 1 \
+                        and (SPLIT, point.round) not in done:
                     models.add(judge)
-                    tasks.append(RetroTask(match.id, point.round, "split", judge, question=point.question))
+                    tasks.append(RetroTask(match.id, point.round, SPLIT, judge, question=point.question))
         return RetroPlan(tuple(tasks), stored, tuple(skipped), tuple(sorted(models)))
 
     def _points(self, match: MatchRecord) -> tuple[str | None, list[tuple[RetroPoint, str]]]:
-        """The match's retrospective points with the model of the seat each re-asks, or why there are none."""
+        """The match's retrospective points with the model of the seat each re-asks, or why there are none.
+
+        Raises ``ConfigError`` for a point of a kind the analysis cannot ask for.
+        """
         game = self._registry.get(match.game)
         if not isinstance(game, RetroGame):
             return f"{match.game} has no retrospective analysis", []
         seats = {s.seat: s for s in match.seats}
-        evaluated = [s.seat for s in match.seats if seat_evaluated(game, match.spec, s)]
         state = state_from_events(game, match.spec, self._store.events(match.id))
         found: list[tuple[RetroPoint, str]] = []
         for point in game.retro_points(state):
-            seat = point.seat or (evaluated[0] if evaluated else "")
+            if point.kind not in FORMATS:
+                known = ", ".join(FORMATS)
+                raise ConfigError(f"game {match.game!r} asks the retrospective analysis for outputs of kind "
+                                  f"{point.kind!r} (match {match.id}, round {point.round}); the analysis knows "
+                                  f"the kinds {known}")
+            seat = point_seat(game, match, point)
             assignment = seats.get(seat)
             if assignment is None or assignment.player_kind != "llm" or not assignment.model:
                 return f"the {seat or 'evaluated'} seat was not played by a model", []
@@ -137,7 +137,7 @@ class RetroRunner:
         for task in plan.tasks:
             match = self._store.get_match(task.match_id)
             model = self._hub.get(task.model)
-            if task.kind == "split":
+            if task.kind == SPLIT:
                 record = await self._split(task, match, model)
             else:
                 record = await self._reask(task, match, model, config.temperature)
@@ -152,16 +152,14 @@ class RetroRunner:
     async def _reask(self, task: RetroTask, match: MatchRecord, model: Model, temperature: float) -> RetroRecord:
         assert task.point is not None
         point = task.point
-        fmt = CANDIDATES_FORMAT if point.kind == "candidates" else JUDGEMENT_FORMAT
-        grammar = CANDIDATES_GRAMMAR if point.kind == "candidates" else JUDGEMENT_GRAMMAR
-        parse: Callable[[str], Any] = parse_candidates if point.kind == "candidates" else parse_judgement
-        messages = with_request(point.messages, f"{point.request}\n\n{fmt}")
-        return await self._generate(task, match, model, messages, grammar, parse, temperature,
-                                    _MAX_TOKENS[point.kind], affinity="retro")
+        fmt = FORMATS[point.kind]  # the plan checked the kind
+        messages = with_request(point.messages, f"{point.request}\n\n{fmt.sentence}")
+        return await self._generate(task, match, model, messages, fmt.grammar, fmt.parse, temperature,
+                                    fmt.max_tokens, affinity="retro")
 
     async def _split(self, task: RetroTask, match: MatchRecord, model: Model) -> RetroRecord | None:
         previous = next((r for r in self._store.retro_outputs(match.id)
-                         if r.kind == "candidates" and r.round == task.round - 1), None)
+                         if r.kind == CANDIDATES and r.round == task.round - 1), None)
         if previous is None or not isinstance(previous.output, list) or not previous.output or task.question is None:
             return None  # nothing to classify: the previous round's list is missing or unreadable
         objects = tuple(str(name) for name in previous.output)
@@ -198,6 +196,15 @@ class RetroRunner:
                                  "Please answer again in the format asked."))
         return self._store.add_retro(task.match_id, task.round, task.kind, task.model, output=output, error=error,
                                      calls=calls)
+
+
+def point_seat(game: Game[Any], match: MatchRecord, point: RetroPoint) -> str:
+    """The seat a retrospective point re-asks: the one it names, else the match's first evaluated seat (``""``
+    when there is none)."""
+    if point.seat is not None:
+        return point.seat
+    evaluated = [s.seat for s in match.seats if seat_evaluated(game, match.spec, s)]
+    return evaluated[0] if evaluated else ""
 
 
 def with_request(messages: Sequence[Message], request: str) -> tuple[Message, ...]:

@@ -2,16 +2,22 @@
 
 A game words its own retrospective request (``RetroPoint.request``); the format sentence here is added to it,
 so every game's candidate lists and judgements come back in one shape. Local models are held to the shape by a
-GBNF grammar; other backends are parsed leniently and re-asked when the reply cannot be read.
+GBNF grammar; other backends are parsed leniently and re-asked when the reply cannot be read. ``FORMATS`` holds
+the kinds a game's ``RetroPoint`` may ask for; ``split`` (the Yes/No classification behind Akinator's disparity
+ratio) is not asked of a round but of the previous round's candidates, by ``split_prompt``.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
 
-from playeval.metrics.procedural import JUDGEMENT_LEVELS
 from playeval.core.errors import FormatError
 from playeval.core.normalize import normalize_name
+from playeval.metrics.procedural import JUDGEMENT_LEVELS
+from playeval.metrics.retro import CANDIDATES, JUDGEMENT
 
 MIN_CANDIDATES = 5
 MAX_CANDIDATES = 16
@@ -103,3 +109,23 @@ def parse_split(text: str, count: int) -> list[str]:
     if missing:
         raise FormatError(f"no Yes/No for line(s) {', '.join(map(str, missing))}; answer every line.")
     return [answers[number] for number in range(1, count + 1)]
+
+
+@dataclass(frozen=True)
+class OutputFormat:
+    """How the analysis asks for one kind of retrospective output."""
+
+    sentence: str
+    """Added to the game's request: the shape of the reply."""
+    grammar: str
+    """The GBNF grammar that holds a local model to that shape."""
+    parse: Callable[[str], Any]
+    """Reads a reply (raising ``FormatError``) into what is stored."""
+    max_tokens: int
+
+
+FORMATS: Mapping[str, OutputFormat] = {
+    CANDIDATES: OutputFormat(CANDIDATES_FORMAT, CANDIDATES_GRAMMAR, parse_candidates, 180),
+    JUDGEMENT: OutputFormat(JUDGEMENT_FORMAT, JUDGEMENT_GRAMMAR, parse_judgement, 64),
+}
+"""The kinds of retrospective output a game's ``RetroPoint`` may ask for, by kind."""

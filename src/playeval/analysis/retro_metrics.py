@@ -19,9 +19,8 @@ from typing import Any
 from playeval.core.game import Game, RetroGame, RetroOutput, RetroScore
 from playeval.core.info import MetricSpec
 from playeval.core.registry import GameRegistry
+from playeval.metrics.retro import CANDIDATES, SPLIT
 from playeval.store import MatchRecord, RetroRecord, Store
-
-CANDIDATES = "candidates"
 
 
 def metric_specs(game: Game[Any]) -> tuple[MetricSpec, ...]:
@@ -70,7 +69,7 @@ def score_retro(game: Game[Any], match: MatchRecord, records: Sequence[RetroReco
     outputs = retro_outputs(records)
     score = game.score_retro(match.spec, outputs)
     rounds = tuple(sorted(output.round for output in outputs if output.kind == CANDIDATES))
-    model = next((r.model for r in records if r.kind != "split"), records[0].model)
+    model = next((r.model for r in records if r.kind != SPLIT), records[0].model)  # a judge's splits aside
     return MatchRetro(match.id, match.game, model, score, rounds, sum(1 for r in records if r.error is not None),
                       dict(score.metrics))
 

@@ -18,10 +18,11 @@ def _rounds(mean: float | None, sd: float | None) -> str:
 
 
 def print_results(store: Store, run_id: str) -> None:
+    """One row per game, model and team (the team column only where a game has teams): every evaluated seat a
+    model held counts, so ``n`` counts seats."""
     run = store.get_run(run_id)
     results = summarize(match_rows(store, run_id, default_registry()))
-    table = Table(title=f"run {run_id}: {run.game} L{run.level} ({run.status})")
-    table = Table(title=table.title, box=box.SIMPLE_HEAD, padding=(0, 1))
+    table = Table(title=f"run {run_id}: {run.game} L{run.level} ({run.status})", box=box.SIMPLE_HEAD, padding=(0, 1))
     several = len({r.game for r in results}) > 1
     teams = any(r.team is not None for r in results)
     if several:

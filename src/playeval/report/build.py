@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from playeval.analysis import (
     MatchRetro,
     capability_profiles,
@@ -9,22 +11,22 @@ from playeval.analysis import (
     match_rows,
     metric_specs,
     recall_by_round,
+    skills,
     summarize,
     summarize_procedural,
 )
-from playeval.core.game import seat_evaluated
+from playeval.analysis.retro import point_seat
+from playeval.core.game import Game, RetroGame, seat_evaluated
+from playeval.core.match import Outcome
 from playeval.core.registry import GameRegistry
 from playeval.engine.match import state_from_events
+from playeval.metrics.retro import SPLIT
 from playeval.report.data import (
-    CapabilityProfile,
-    MetricValue,
-    OutcomeRow,
-    ProceduralRow,
     RecallCurve,
     RecallPoint,
     ReportData,
     RetroLine,
-    SkillScore,
+    SeatLine,
     Trajectory,
     TranscriptPage,
 )
@@ -37,33 +39,28 @@ def build_report(store: Store, run_id: str, registry: GameRegistry) -> ReportDat
     retros = match_retros(store, run_id, registry)
     summaries = summarize_procedural(retros, registry)
     models = sorted({r.model for r in results})
-    outcomes = tuple(
-        OutcomeRow(r.game, r.model, r.matches, r.wins, r.win_rate, r.win_rate_std, r.variants, r.avg_rounds,
-                   r.avg_rounds_std, r.forfeits, r.invalid_move_rate)
-        for r in results
-    )
-    procedural = tuple(
-        ProceduralRow(s.game, s.model, s.matches, tuple(
-            MetricValue(spec.name, spec.label, s.values.get(spec.name), spec.percent, spec.lower_is_better, spec.skill)
-            for spec in metric_specs(registry.get(s.game))))
-        for s in summaries
-    )
     curves = tuple(
         RecallCurve(game, model, tuple(RecallPoint(round_, recall, n) for round_, recall, n in points))
         for (game, model), points in recall_by_round(retros).items()
     )
     matches = {m.id: m for m in store.run_matches(run_id)}
+    by_id = {r.match_id: r for r in retros}
+    transcripts: list[TranscriptPage] = []
+    retro_won: dict[str, bool | None] = {}
+    for match in matches.values():
+        if match.status != "finished" or match.outcome is None:
+            continue
+        game = registry.get(match.game)
+        state = state_from_events(game, match.spec, store.events(match.id))
+        retro = by_id.get(match.id)
+        transcripts.append(_page(store, match, game, state, retro))
+        if retro is not None:
+            retro_won[match.id] = _retro_won(game, match, match.outcome, state)
     trajectories = tuple(
-        Trajectory(r.match_id, r.model, bool(r.score.truth), r.levels, _won(matches[r.match_id], registry))
+        Trajectory(r.match_id, r.model, bool(r.score.truth), r.levels, retro_won.get(r.match_id))
         for r in retros if r.levels
     )
-    profiles = tuple(
-        CapabilityProfile(p.model, tuple(SkillScore(s.skill, s.rank, s.metrics) for s in p.skills))
-        for p in capability_profiles(summaries, models, registry)
-    ) if summaries else ()
-    by_id = {r.match_id: r for r in retros}
-    transcripts = tuple(_page(store, match, registry, by_id.get(match.id)) for match in matches.values()
-                        if match.status == "finished" and match.outcome is not None)
+    profiles = tuple(capability_profiles(summaries, models, registry)) if summaries else ()
     notes: list[str] = []
     finished = sum(1 for m in matches.values() if m.status == "finished")
     if finished > len(retros):
@@ -78,60 +75,82 @@ def build_report(store: Store, run_id: str, registry: GameRegistry) -> ReportDat
             notes.append(f"{s.game}, {s.model}: {s.failed_outputs} retrospective outputs could not be read after "
                          "re-asks (counted as lists without the secret, or left out for judgements).")
     games = ", ".join(dict.fromkeys(m.game for m in matches.values())) or run.game
+    shown = dict.fromkeys([*(r.game for r in results), *(s.game for s in summaries)])
     return ReportData(
         run_id=run_id,
         title=f"playeval run {run_id}: {games}",
         created=run.created_at.isoformat(timespec="seconds"),
         config=dict(run.config),
-        outcomes=outcomes,
-        procedural=procedural,
+        outcomes=tuple(results),
+        procedural=tuple(summaries),
+        metric_specs={game: metric_specs(registry.get(game)) for game in shown},
+        skills=skills(registry),
         recall_curves=curves,
         trajectories=trajectories,
         profiles=profiles,
-        transcripts=transcripts,
+        transcripts=tuple(transcripts),
         notes=tuple(notes),
     )
 
 
-def _evaluated_seat(match: MatchRecord, registry: GameRegistry) -> str | None:
-    game = registry.get(match.game)
-    return next((s.seat for s in match.seats if seat_evaluated(game, match.spec, s)), None)
-
-
-def _won(match: MatchRecord, registry: GameRegistry) -> bool | None:
-    seat = _evaluated_seat(match, registry)
-    if match.outcome is None or match.outcome.status != "finished" or seat is None:
+def _retro_won(game: Game[Any], match: MatchRecord, outcome: Outcome, state: Any) -> bool | None:
+    """How a finished match went for the seat its retrospective analysis re-asked (``None``: not scored)."""
+    if outcome.status != "finished" or not isinstance(game, RetroGame):
         return None
-    return match.outcome.result_for(seat).won
+    points = game.retro_points(state)
+    if not points:
+        return None
+    return outcome.result_for(point_seat(game, match, points[0])).won
 
 
-def _page(store: Store, match: MatchRecord, registry: GameRegistry, retro: MatchRetro | None) -> TranscriptPage:
-    game = registry.get(match.game)
-    seat = _evaluated_seat(match, registry) or ""
-    assert match.outcome is not None
-    state = state_from_events(game, match.spec, store.events(match.id))
-    evaluated = next((s for s in match.seats if s.seat == seat), None)
-    others = [s.model or s.player_kind for s in match.seats if s.seat != seat]
-    secret = "; ".join(f"{item.revealed_label}: {item.value}" for item in game.disclosures(match.spec))
+def result_label(outcome: Outcome, seat: str) -> str:
+    """How the match went for ``seat``: "win", "loss", "draw", "forfeit" (its own: a loss), "opp. forfeit"
+    (another seat's: not scored), "not scored" or "aborted"."""
+    if outcome.status == "aborted":
+        return "aborted"
+    result = outcome.result_for(seat)
+    if result.forfeited:
+        return "forfeit"
+    if result.won is None:
+        return "opp. forfeit" if outcome.status == "forfeit" else "not scored"
+    if outcome.status == "finished" and not outcome.winners and outcome.winning_team is None:
+        return "draw"
+    return "win" if result.won else "loss"
+
+
+def match_label(outcome: Outcome) -> str:
+    """How a match with several evaluated seats ended: the winning team or seats, or a draw, forfeit, abort."""
+    if outcome.status != "finished":
+        return outcome.status
+    if outcome.winning_team is not None:
+        return f"{outcome.winning_team} won"
+    return f"{', '.join(outcome.winners)} won" if outcome.winners else "draw"
+
+
+def _page(store: Store, match: MatchRecord, game: Game[Any], state: Any, retro: MatchRetro | None) -> TranscriptPage:
     outcome = match.outcome
-    if outcome.status == "forfeit":
-        label = "forfeit" if outcome.forfeit_seat == seat else "opp. forfeit"
-    elif outcome.status == "aborted":
-        label = "aborted"
-    else:
-        won = outcome.result_for(seat).won
-        label = "draw" if not outcome.winners and outcome.winning_team is None else "win" if won else "loss"
+    assert outcome is not None
+    seats: list[SeatLine] = []
+    for assignment in match.seats:
+        result = outcome.result_for(assignment.seat)
+        out = None if result.eliminated_round is None else \
+            f"round {result.eliminated_round}: {result.elimination or 'out'}"
+        seats.append(SeatLine(seat=assignment.seat, player=assignment.model or assignment.player_kind,
+                              evaluated=seat_evaluated(game, match.spec, assignment),
+                              result=result_label(outcome, assignment.seat), team=result.team,
+                              variant=assignment.prompt_variant, out=out))
+    evaluated = [seat for seat in seats if seat.evaluated]
+    label = evaluated[0].result if len(evaluated) == 1 else match_label(outcome)
+    secret = "; ".join(f"{item.revealed_label}: {item.value}" for item in game.disclosures(match.spec))
     return TranscriptPage(
         match_id=match.id,
         game=match.game,
         level=match.level,
-        model=match.evaluated_model or (evaluated.model if evaluated and evaluated.model else "?"),
-        opponent=", ".join(dict.fromkeys(others)),
-        variant=evaluated.prompt_variant if evaluated else None,
+        seats=tuple(seats),
         secret=secret,
         outcome=label,
-        reason=match.outcome.reason,
-        rounds=match.outcome.rounds,
+        reason=outcome.reason,
+        rounds=outcome.rounds,
         lines=tuple(game.transcript(state)),
         retro=_retro_lines(store.retro_outputs(match.id), retro) if retro else (),
     )
@@ -141,7 +160,7 @@ def _retro_lines(records: list[RetroRecord], retro: MatchRetro) -> tuple[RetroLi
     """Each round's output, readable, marked right or wrong as the game scored it."""
     lines: list[RetroLine] = []
     for record in sorted(records, key=lambda r: (r.round, r.kind)):
-        if record.kind == "split":
+        if record.kind == SPLIT:
             continue
         hit = retro.score.hits.get(record.round)
         if record.output is None:

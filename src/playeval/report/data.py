@@ -1,59 +1,18 @@
 """What a report shows, as plain frozen data: built from the store by ``report.build``, drawn by ``report.render``.
 
-Every figure here was computed from recorded matches; rendering adds nothing but layout and plots.
-Rates are fractions in [0, 1]; ``None`` means "no data" and is shown as "n/a", never as 0.
+Every figure here was computed from recorded matches; rendering adds nothing but layout and plots. The rows are
+the analysis's own (``analysis.ModelResult``, ``analysis.ProceduralSummary``, ``analysis.Profile``), and the
+metrics and skills are the registered games' (``Game.metrics``, ``analysis.skills``): the report restates none
+of them. Rates are fractions in [0, 1]; ``None`` means "no data" and is shown as "n/a", never as 0.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-SKILLS: tuple[str, ...] = ("deductive", "abductive", "inductive", "multi-hop")
-
-
-@dataclass(frozen=True)
-class OutcomeRow:
-    """Table 2's form: one model on one game."""
-
-    game: str
-    model: str
-    matches: int
-    wins: int
-    win_rate: float
-    win_rate_std: float
-    """Standard deviation of the win rate across the system prompt variants that occurred."""
-    variants: int
-    avg_rounds: float | None
-    avg_rounds_std: float | None
-    forfeits: int
-    """Matches this model forfeited (ran out of re-asks); counted as losses in ``win_rate``, shown apart."""
-    invalid_move_rate: float
-    """Rejected replies of this model per reply it gave (format errors and rule violations)."""
-
-
-@dataclass(frozen=True)
-class MetricValue:
-    """One procedural metric of one model on one game (Table 3's form)."""
-
-    name: str
-    """Metric key, e.g. ``recall_rate``, ``top5_recall_rate``, ``disparity_ratio``, ``first_appear_round``."""
-    label: str
-    """Column heading, e.g. "Recall rate (%)"."""
-    value: float | None
-    percent: bool
-    """Show ``value * 100`` with a % heading."""
-    lower_is_better: bool
-    skill: str
-    """One of ``SKILLS``: the reasoning skill the paper maps this metric to (Table 1)."""
-
-
-@dataclass(frozen=True)
-class ProceduralRow:
-    game: str
-    model: str
-    matches: int
-    """Matches with retrospective data behind these values."""
-    metrics: tuple[MetricValue, ...]
+from playeval.analysis import ModelResult, ProceduralSummary, Profile
+from playeval.core.info import MetricSpec
 
 
 @dataclass(frozen=True)
@@ -83,22 +42,7 @@ class Trajectory:
     truth: bool
     levels: tuple[int, ...]
     won: bool | None
-
-
-@dataclass(frozen=True)
-class SkillScore:
-    skill: str
-    """One of ``SKILLS``."""
-    rank: float | None
-    """Mean rank of the model among the run's models over this skill's metrics (1 = best); None without data."""
-    metrics: tuple[tuple[str, str, float | None], ...]
-    """(game, metric label, value) behind the rank, as in Table 1."""
-
-
-@dataclass(frozen=True)
-class CapabilityProfile:
-    model: str
-    skills: tuple[SkillScore, ...]
+    """How the match went for the seat the analysis re-asked (``None``: not scored)."""
 
 
 @dataclass(frozen=True)
@@ -113,24 +57,72 @@ class RetroLine:
 
 
 @dataclass(frozen=True)
+class SeatLine:
+    """One seat of a match: who held it and how the match went for it."""
+
+    seat: str
+    player: str
+    """The model's address, or the kind of player ("scripted", "human")."""
+    evaluated: bool
+    """The match counts for this seat's model."""
+    result: str
+    """Short label: "win", "loss", "draw", "forfeit", "opp. forfeit", "aborted"."""
+    team: str | None = None
+    variant: int | None = None
+    out: str | None = None
+    """When and why the seat left a game that eliminates players ("round 2: voted out with 3 votes")."""
+
+
+@dataclass(frozen=True)
 class TranscriptPage:
     """One match, for a page of its own."""
 
     match_id: str
     game: str
     level: int
-    model: str
-    opponent: str
-    variant: int | None
+    seats: tuple[SeatLine, ...]
+    """Every seat of the table, in order."""
     secret: str
     """Shown in the report: the match is over (Bluffing: "true" or "false", with the statement)."""
     outcome: str
-    """Short label: "win", "loss", "forfeit", "opp. forfeit", "aborted"."""
+    """Short label: with one evaluated seat its result ("win", "loss", "forfeit", "opp. forfeit", "aborted",
+    "draw"); with several the match's ("red won", "north, east won", "draw", "forfeit", "aborted")."""
     reason: str
     rounds: int
     lines: tuple[tuple[str, str], ...]
     """(seat, text) in order, as ``Game.transcript`` gives them."""
     retro: tuple[RetroLine, ...] = ()
+
+    @property
+    def evaluated(self) -> tuple[SeatLine, ...]:
+        return tuple(seat for seat in self.seats if seat.evaluated)
+
+    @property
+    def model(self) -> str:
+        """The evaluated seats' players: the one player, or each player with the seats it held
+        ("mock/a (north, south), mock/b (east, west)")."""
+        evaluated = self.evaluated
+        if len(evaluated) == 1:
+            return evaluated[0].player
+        held: dict[str, list[str]] = {}
+        for seat in evaluated:
+            held.setdefault(seat.player, []).append(seat.seat)
+        return ", ".join(f"{player} ({', '.join(seats)})" for player, seats in held.items()) or "?"
+
+    @property
+    def opponent(self) -> str:
+        """The other seats' players, each named once ("" when every seat is evaluated)."""
+        return ", ".join(dict.fromkeys(seat.player for seat in self.seats if not seat.evaluated))
+
+    @property
+    def variant(self) -> int | None:
+        """The prompt variant of the one evaluated seat (``None`` with several)."""
+        evaluated = self.evaluated
+        return evaluated[0].variant if len(evaluated) == 1 else None
+
+    @property
+    def teams(self) -> bool:
+        return any(seat.team is not None for seat in self.seats)
 
 
 @dataclass(frozen=True)
@@ -141,11 +133,17 @@ class ReportData:
     """When the run was created, ISO 8601 UTC."""
     config: dict[str, object]
     """The run's stored configuration (games, level, models, opponent, n, seed, temperature ...)."""
-    outcomes: tuple[OutcomeRow, ...]
-    procedural: tuple[ProceduralRow, ...]
+    outcomes: tuple[ModelResult, ...]
+    """Table 2's form: one per game, model and team (``analysis.summarize``)."""
+    procedural: tuple[ProceduralSummary, ...]
+    """Table 3's form: one per game and model (``analysis.summarize_procedural``)."""
+    metric_specs: Mapping[str, tuple[MetricSpec, ...]]
+    """Each game's procedural metrics, as the game declares them (``Game.metrics``)."""
+    skills: tuple[str, ...]
+    """The reasoning skills the registered games measure, in order (``analysis.skills``)."""
     recall_curves: tuple[RecallCurve, ...]
     trajectories: tuple[Trajectory, ...]
-    profiles: tuple[CapabilityProfile, ...]
+    profiles: tuple[Profile, ...]
     transcripts: tuple[TranscriptPage, ...]
     notes: tuple[str, ...] = field(default_factory=tuple)
     """Caveats to print under the tables (e.g. "retrospective analysis not run for 3 matches")."""

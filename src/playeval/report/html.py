@@ -16,6 +16,7 @@ from markupsafe import Markup
 from playeval.report.data import ReportData, TranscriptPage
 from playeval.report.plots import Plot
 from playeval.report.tables import Cell, Table, config_items, fmt_created, game_label
+from playeval.report.tables import badge as badge_of
 
 CSS = """
 :root {
@@ -215,19 +216,38 @@ _TRANSCRIPT = """{% extends "base.html" %}
 {% block title %}{{ page.match_id }} · {{ game }}{% endblock %}
 {% block body %}
 <a class="back" href="{{ back }}">← Back to the report</a>
-<h1>{{ game }}: {{ page.model }} vs. {{ page.opponent }}</h1>
+<h1>{{ game }}: {{ page.model }}{% if page.opponent %} vs. {{ page.opponent }}{% endif %}</h1>
 <p class="meta"><span>Match <code>{{ page.match_id }}</code></span><span>{{ title }}</span></p>
 <dl class="config">
 <dt>Game</dt><dd>{{ game }}</dd>
 <dt>Level</dt><dd>{{ page.level }}</dd>
 <dt>Model</dt><dd>{{ page.model }}</dd>
+{%- if page.opponent %}
 <dt>Opponent</dt><dd>{{ page.opponent }}</dd>
+{%- endif %}
+{%- if page.evaluated | length <= 1 %}
 <dt>Prompt variant</dt><dd>{{ page.variant if page.variant is not none else '—' }}</dd>
+{%- endif %}
 <dt>Secret</dt><dd>{{ page.secret }}</dd>
 <dt>Outcome</dt><dd><span class="badge {{ badge }}">{{ page.outcome }}</span></dd>
 <dt>Reason</dt><dd>{{ page.reason }}</dd>
 <dt>Rounds</dt><dd>{{ page.rounds }}</dd>
 </dl>
+
+<h2>Seats</h2>
+<div class="scroll"><table>
+<thead><tr><th scope="col">Seat</th>{% if page.teams %}<th scope="col">Team</th>{% endif %}<th scope="col">Player</th>
+<th scope="col">Evaluated</th><th class="num" scope="col">Prompt variant</th><th scope="col">Result</th>
+{%- if outs %}<th scope="col">Out</th>{% endif %}</tr></thead>
+<tbody>
+{%- for s in page.seats %}
+<tr><td>{{ s.seat }}</td>{% if page.teams %}<td>{{ s.team or '—' }}</td>{% endif %}<td>{{ s.player }}</td>
+<td>{{ 'yes' if s.evaluated else 'no' }}</td><td class="num">{{ s.variant if s.variant is not none else '—' }}</td>
+<td><span class="badge {{ badge_of(s.result) }}">{{ s.result }}</span></td>
+{%- if outs %}<td class="wrap">{{ s.out or '—' }}</td>{% endif %}</tr>
+{%- endfor %}
+</tbody>
+</table></div>
 
 <h2>Conversation</h2>
 {% if page.lines %}
@@ -381,5 +401,6 @@ def render_transcript(page: TranscriptPage, *, back: str, title: str, badge: str
         side = sides.setdefault(seat, min(len(sides), 2))
         lines.append((seat, text, side))
     return _ENV.get_template("transcript.html").render(
-        page=page, game=game_label(page.game), lines=lines, back=back, title=title, badge=badge
+        page=page, game=game_label(page.game), lines=lines, back=back, title=title, badge=badge, badge_of=badge_of,
+        outs=any(seat.out for seat in page.seats),
     )

@@ -27,15 +27,9 @@ from matplotlib.patches import Patch, Rectangle
 from matplotlib.ticker import MaxNLocator
 from matplotlib.typing import RcKeyType
 
-from playeval.report.data import (
-    SKILLS,
-    CapabilityProfile,
-    OutcomeRow,
-    RecallCurve,
-    ReportData,
-    Trajectory,
-)
-from playeval.report.tables import game_label, skill_label
+from playeval.analysis import ModelResult, Profile
+from playeval.report.data import RecallCurve, ReportData, Trajectory
+from playeval.report.tables import game_label, skill_columns, skill_label
 
 DPI = 144
 
@@ -67,6 +61,8 @@ _STYLE: dict[RcKeyType, Any] = {
 }
 
 _MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*", "h", "<")
+_HATCHES = ("", "//", "..", "xx", "\\\\", "oo")
+"""Bars of a game with teams: a model keeps its colour, each team has its hatching."""
 
 
 @dataclass(frozen=True)
@@ -136,27 +132,31 @@ def _unique(items: Sequence[str]) -> list[str]:
 # --------------------------------------------------------------------------- win rate
 
 
-def win_rate_figure(outcomes: Sequence[OutcomeRow], colors: Mapping[str, object] | None = None) -> Figure:
-    """Grouped bars: a group per game, a bar per model; error bars are the spread across prompt variants."""
+def win_rate_figure(outcomes: Sequence[ModelResult], colors: Mapping[str, object] | None = None) -> Figure:
+    """Grouped bars: a group per game, a bar per model (and team, where a game has teams); error bars are the
+    spread across prompt variants."""
     title = "Win rate by game"
     if not outcomes:
         return no_data_figure(title, "No matches were scored in this run.")
     games = _unique([r.game for r in outcomes])
-    models = _unique([r.model for r in outcomes])
-    palette = colors if colors is not None else model_colors(models)
-    by_key = {(r.game, r.model): r for r in outcomes}
-    n = len(models)
+    series = list(dict.fromkeys((r.model, r.team) for r in outcomes))
+    teams = _unique([r.team for r in outcomes if r.team is not None])
+    palette = colors if colors is not None else model_colors(_unique([r.model for r in outcomes]))
+    by_key = {(r.game, r.model, r.team): r for r in outcomes}
+    n = len(series)
     slot = 0.8 / n
     with _style():
         fig = _new_figure(max(6.4, 1.6 + len(games) * (0.55 + 0.5 * n)), 4.8)
         ax = fig.add_subplot()
         spread_handle: object | None = None
-        for i, model in enumerate(models):
-            rows = [(g, by_key[(game, model)]) for g, game in enumerate(games) if (game, model) in by_key]
+        for i, (model, team) in enumerate(series):
+            rows = [(g, by_key[(game, model, team)]) for g, game in enumerate(games) if (game, model, team) in by_key]
             xs = [g - 0.4 + slot * (i + 0.5) for g, _ in rows]
             ys = [r.win_rate for _, r in rows]
-            ax.bar(xs, ys, width=slot * 0.9, color=palette[model], label=model, edgecolor="white", linewidth=0.6,
-                   zorder=2)
+            label = model if team is None else f"{model} ({team})"
+            hatch = None if team is None else _HATCHES[teams.index(team) % len(_HATCHES)] or None
+            ax.bar(xs, ys, width=slot * 0.9, color=palette[model], label=label, edgecolor="white", linewidth=0.6,
+                   hatch=hatch, zorder=2)
             for x, (_, row) in zip(xs, rows, strict=True):
                 spread = row.win_rate_std if row.variants >= 2 else 0.0
                 # a win rate lives in [0, 1]: the bar of +-sd stops at the ends (0.67 +- 0.47 drew up to 1.14)
@@ -301,8 +301,9 @@ def trajectories_figure(trajectories: Sequence[Trajectory], models: Sequence[str
 # --------------------------------------------------------------------------- capability heatmap
 
 
-def capability_figure(profiles: Sequence[CapabilityProfile], skills: Sequence[str] = SKILLS) -> Figure:
-    """A heatmap of models x skills: the mean rank (1 = best), annotated; missing cells hatched "n/a"."""
+def capability_figure(profiles: Sequence[Profile], skills: Sequence[str]) -> Figure:
+    """A heatmap of models x skills (``skills`` in order, then any other a profile names): the mean rank
+    (1 = best), annotated; missing cells hatched "n/a"."""
     title = "Capability profile: mean rank per skill"
     if not profiles:
         return no_data_figure(title, "No capability profile in this run.")
@@ -396,7 +397,7 @@ def write_plots(data: ReportData, plot_dir: Path, models: Sequence[str], rel_dir
             "Each line is one match: the model's retrospective judgement after each round, from 1 True (top) to "
             "5 False (bottom), coloured by whether the statement was true; dashed lines mark the level of each "
             "ground truth. Lines are jittered slightly so that overlapping matches stay visible.")
-    add(capability_figure(data.profiles), "capability.png", "Capability profile",
+    add(capability_figure(data.profiles, skill_columns(data)), "capability.png", "Capability profile",
         "Mean rank of each model over the metrics the paper's Table 1 maps to each skill (1 = best); "
         "hatched cells have no data.")
     return plots

@@ -11,7 +11,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from playeval.report.data import SKILLS, MetricValue, ReportData
+from playeval.analysis import ModelResult
+from playeval.core.info import MetricSpec
+from playeval.report.data import ReportData
 
 NA = "n/a"
 """No data: a value that could not be computed (never shown as 0)."""
@@ -88,7 +90,7 @@ def fmt_metric(value: float | None, percent: bool) -> str:
     return f"{value * 100:.2f}" if percent else f"{value:.2f}"
 
 
-def metric_heading(metric: MetricValue) -> str:
+def metric_heading(metric: MetricSpec) -> str:
     label = metric.label
     if metric.percent and "%" not in label:
         label += " (%)"
@@ -136,16 +138,21 @@ def models_of(data: ReportData) -> list[str]:
         + [p.model for p in data.profiles]
         + [c.model for c in data.recall_curves]
         + [t.model for t in data.trajectories]
-        + [t.model for t in data.transcripts]
+        + [seat.player for t in data.transcripts for seat in t.evaluated]
     )
 
 
-def skills_of(data: ReportData) -> list[str]:
-    """``SKILLS`` first, then any other skill the data names."""
-    extra = [s.skill for p in data.profiles for s in p.skills] + [
-        m.skill for r in data.procedural for m in r.metrics
-    ]
-    return _unique([*SKILLS, *extra])
+def skill_columns(data: ReportData) -> list[str]:
+    """The skills the capability profile shows: the registry's (``data.skills``, in its order) that a profile
+    ranks, then any other a profile names; all the registry's when there is no profile."""
+    named = _unique(standing.skill for profile in data.profiles for standing in profile.skills)
+    columns = [skill for skill in data.skills if skill in named] + [s for s in named if s not in data.skills]
+    return columns or list(data.skills)
+
+
+def has_teams(results: Iterable[ModelResult]) -> bool:
+    """Whether any result is a team's: only then do the tables show a team column."""
+    return any(result.team is not None for result in results)
 
 
 def best_flags(values: Sequence[float | None], lower_is_better: bool) -> list[bool]:
@@ -163,40 +170,46 @@ OUTCOME_COLUMNS = ("Win rate", "Avg. rounds", "Matches", "Forfeits", "Invalid mo
 
 
 def outcome_table(data: ReportData) -> Table:
-    """Table 2's form: a row per model, a group of columns per game."""
+    """Table 2's form: a row per model (and team, where a game has teams), a group of columns per game."""
     games = _unique(r.game for r in data.outcomes)
-    models = _unique(r.model for r in data.outcomes)
-    by_key = {(r.game, r.model): r for r in data.outcomes}
-    best: dict[tuple[str, str], bool] = {}
+    teams = has_teams(data.outcomes)
+    keys = list(dict.fromkeys((r.model, r.team) for r in data.outcomes))
+    by_key = {(r.game, r.model, r.team): r for r in data.outcomes}
+    best: dict[tuple[str, str, str | None], bool] = {}
     for game in games:
-        rates = [by_key[(game, m)].win_rate if (game, m) in by_key else None for m in models]
-        for model, flag in zip(models, best_flags(rates, lower_is_better=False), strict=True):
-            best[(game, model)] = flag
+        rates = [by_key[(game, *key)].win_rate if (game, *key) in by_key else None for key in keys]
+        for key, flag in zip(keys, best_flags(rates, lower_is_better=False), strict=True):
+            best[(game, *key)] = flag
     rows: list[tuple[Cell, ...]] = []
-    for model in models:
-        cells = [Cell(model)]
+    for model, team in keys:
+        cells = [Cell(model), *((Cell(team or ABSENT),) if teams else ())]
         for game in games:
-            row = by_key.get((game, model))
+            row = by_key.get((game, model, team))
             if row is None:
                 cells += [Cell(ABSENT, numeric=True)] * 2 + [Cell(ABSENT, numeric=True, aux=True)] * 3
                 continue
             spread = row.variants >= 2
             cells += [
-                Cell(fmt_pm(row.win_rate, row.win_rate_std, spread), bold=best[(game, model)], numeric=True),
+                Cell(fmt_pm(row.win_rate, row.win_rate_std, spread), bold=best[(game, model, team)], numeric=True),
                 Cell(fmt_pm(row.avg_rounds, row.avg_rounds_std, spread), numeric=True),
                 Cell(str(row.matches), numeric=True, aux=True),
                 Cell(str(row.forfeits), numeric=True, aux=True),
                 Cell(f"{row.invalid_move_rate * 100:.2f}", numeric=True, aux=True),
             ]
         rows.append(tuple(cells))
+    caption = ("Win rate and average rounds over all of a model's matches, ± their standard deviation across "
+               "system prompt variants. Forfeits count as losses in the win rate and are also shown on their own; "
+               "invalid moves are rejected replies per reply, kept apart from losses. Bold: best win rate per game.")
+    if teams:
+        caption += (" Where a game has teams, a model has a row per team it played for, and every seat it held "
+                    "counts (Matches counts seats).")
     return Table(
         title="Outcomes",
-        columns=("Model", *[c for _ in games for c in OUTCOME_COLUMNS]),
-        groups=(Group("", 1), *[Group(game_label(g), len(OUTCOME_COLUMNS)) for g in games]),
+        columns=("Model", *(("Team",) if teams else ()), *[c for _ in games for c in OUTCOME_COLUMNS]),
+        groups=(Group("", 1), *((Group("", 1),) if teams else ()),
+                *[Group(game_label(g), len(OUTCOME_COLUMNS)) for g in games]),
         rows=tuple(rows),
-        caption="Win rate and average rounds over all of a model's matches, ± their standard deviation across "
-        "system prompt variants. Forfeits count as losses in the win rate and are also shown on their own; "
-        "invalid moves are rejected replies per reply, kept apart from losses. Bold: best win rate per game.",
+        caption=caption,
     )
 
 
@@ -205,31 +218,27 @@ def procedural_tables(data: ReportData) -> list[Table]:
     tables: list[Table] = []
     for game in _unique(r.game for r in data.procedural):
         rows = [r for r in data.procedural if r.game == game]
-        first: dict[str, MetricValue] = {}
-        for row in rows:
-            for metric in row.metrics:
-                first.setdefault(metric.name, metric)
-        skill_order = _unique(m.skill for m in first.values())
-        names = sorted(first, key=lambda name: skill_order.index(first[name].skill))
-        values = {(row.model, m.name): m.value for row in rows for m in row.metrics}
+        specs = data.metric_specs.get(game, ())
+        skill_order = _unique(spec.skill for spec in specs)
+        ordered = sorted(specs, key=lambda spec: skill_order.index(spec.skill))
         flags = {
-            name: best_flags([values.get((row.model, name)) for row in rows], first[name].lower_is_better)
-            for name in names
+            spec.name: best_flags([row.values.get(spec.name) for row in rows], spec.lower_is_better)
+            for spec in ordered
         }
         table_rows: list[tuple[Cell, ...]] = []
         for index, row in enumerate(rows):
             cells = [Cell(row.model), Cell(str(row.matches), numeric=True, aux=True)]
-            for name in names:
-                value = values.get((row.model, name))
-                cells.append(Cell(fmt_metric(value, first[name].percent), bold=flags[name][index], numeric=True))
+            for spec in ordered:
+                cells.append(Cell(fmt_metric(row.values.get(spec.name), spec.percent), bold=flags[spec.name][index],
+                                  numeric=True))
             table_rows.append(tuple(cells))
         groups = [Group("", 1), Group("", 1)]
         for skill in skill_order:
-            groups.append(Group(skill_label(skill), sum(1 for n in names if first[n].skill == skill)))
+            groups.append(Group(skill_label(skill), sum(1 for spec in ordered if spec.skill == skill)))
         tables.append(
             Table(
                 title=game_label(game),
-                columns=("Model", "Matches", *[metric_heading(first[n]) for n in names]),
+                columns=("Model", "Matches", *[metric_heading(spec) for spec in ordered]),
                 groups=tuple(groups),
                 rows=tuple(table_rows),
             )
@@ -239,9 +248,8 @@ def procedural_tables(data: ReportData) -> list[Table]:
 
 def capability_table(data: ReportData) -> Table:
     """Per model and skill: the mean rank (1 = best) and the metrics it was taken over."""
-    skills = [s for s in skills_of(data) if any(sc.skill == s for p in data.profiles for sc in p.skills)]
-    skills = skills or list(SKILLS)
-    lookup = {(r.game, r.model, m.label): m for r in data.procedural for m in r.metrics}
+    skills = skill_columns(data)
+    lookup = {(game, spec.label): spec for game, specs in data.metric_specs.items() for spec in specs}
     ranks = {(p.model, s.skill): s for p in data.profiles for s in p.skills}
     flags = {
         skill: best_flags([ranks[(p.model, skill)].rank if (p.model, skill) in ranks else None for p in data.profiles],
@@ -258,7 +266,7 @@ def capability_table(data: ReportData) -> Table:
                 continue
             sub = []
             for game, label, value in score.metrics:
-                metric = lookup.get((game, profile.model, label))
+                metric = lookup.get((game, label))
                 shown = fmt_metric(value, metric.percent if metric else False)
                 heading = metric_heading(metric) if metric else label
                 sub.append(f"{game_label(game)} · {heading}: {shown}")
@@ -274,13 +282,14 @@ def capability_table(data: ReportData) -> Table:
 
 
 def matches_table(data: ReportData, links: Mapping[str, str]) -> Table:
-    """Every match, linking to its transcript page (``links``: match id -> relative path)."""
+    """Every match, linking to its transcript page (``links``: match id -> relative path); with several
+    evaluated seats, Model names each seat's player and Outcome says how the match ended."""
     rows = tuple(
         (
             Cell(page.match_id, href=links.get(page.match_id)),
             Cell(game_label(page.game)),
             Cell(page.model),
-            Cell(page.opponent),
+            Cell(page.opponent or ABSENT),
             Cell(page.outcome, badge=badge(page.outcome)),
             Cell(str(page.rounds), numeric=True),
             Cell(page.reason, wrap=True),

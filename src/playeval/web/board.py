@@ -1,11 +1,12 @@
 """The leaderboard and the statistics page, computed from the store on each request, and their plot.
 
-Leaderboard rows are per model and game (or all games): the matches where the model held the game's
-evaluated seat, scored like the batch reports (``analysis.summarize``: forfeits are losses, aborted
-matches and the opponent's forfeits are left out of the win rate), with a Wilson 95% interval on the win
-rate and the procedural metrics of the matches that have retrospective outputs. People's rows are the
-same numbers for the seats people held. ``source``: ``live`` is every match outside a batch run (the
-arena and the terminal), ``batch`` the matches of runs, ``all`` both.
+Leaderboard rows are per model and game (or all games): every evaluated seat the model held (two seats of one
+match count twice), whatever its team, scored like the batch reports (``analysis.summarize``: a seat's own
+forfeit is a loss, seats of aborted matches and of matches another seat forfeited are left out of the win
+rate), with a Wilson 95% interval on the win rate and the procedural metrics of the matches that have
+retrospective outputs. People's rows are the same numbers per game and seat, for every seat people held.
+``source``: ``live`` is every match outside a batch run (the arena and the terminal), ``batch`` the matches of
+runs, ``all`` both.
 
 Statistics are about the sessions people played in the arena: a session is useful when it ended with an
 outcome (not abandoned); the surveys' answers are counted per question and value.
@@ -16,12 +17,12 @@ from __future__ import annotations
 import io
 import math
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from playeval.analysis import MatchRetro, MatchRow, score_retro, summarize, summarize_procedural
-from playeval.core.game import Game, evaluated_seat
+from playeval.core.game import Game, seat_evaluated
 from playeval.core.registry import GameRegistry
 from playeval.store import MatchRecord, Store, SurveyRecord
 from playeval.web.views import GameStats, LeaderboardView, ModelRow, PeopleRow, StatsView
@@ -50,10 +51,14 @@ def wilson_interval(wins: int, n: int, z: float = Z_95) -> tuple[float | None, f
 
 @dataclass(frozen=True)
 class _Seen:
-    """A finished match from one seat: whose it was and how it ended."""
+    """A finished match from one seat: who held it and how it ended for that seat."""
 
     row: MatchRow
     human: bool
+
+
+PEOPLE = "people"
+"""The player of a person's seat, in a leaderboard row."""
 
 
 def in_source(match: MatchRecord, source: Source) -> bool:
@@ -70,30 +75,36 @@ def _finished(store: Store, source: Source, game: str) -> list[MatchRecord]:
 
 
 def _seen(matches: Iterable[MatchRecord], registry: GameRegistry) -> list[_Seen]:
-    """One entry per match for its evaluated seat's model, and one per seat a person held."""
+    """One entry per seat a person held, and one per evaluated seat a model (or a scripted player) held."""
     games: dict[str, Game[Any]] = {}
     seen: list[_Seen] = []
     for match in matches:
         if match.outcome is None or match.game not in registry.ids():
             continue
         game = games.setdefault(match.game, registry.get(match.game))
-        target = evaluated_seat(game)
         for assignment in match.seats:
             human = assignment.player_kind == "human"
-            if not human and assignment.seat != target:
+            if not human and not seat_evaluated(game, match.spec, assignment):
                 continue
-            model = "people" if human else (match.evaluated_model or assignment.model or assignment.player_kind)
-            seen.append(_Seen(MatchRow(game=match.game, level=match.level, model=model, seat=assignment.seat,
+            player = PEOPLE if human else (assignment.model or assignment.player_kind)
+            seen.append(_Seen(MatchRow(game=match.game, level=match.level, model=player, seat=assignment.seat,
                                        variant=assignment.prompt_variant, outcome=match.outcome, tokens=0,
                                        seconds=0.0, match_id=match.id), human))
     return seen
 
 
-def _retros(store: Store, matches: Sequence[MatchRecord], seen: Sequence[_Seen]) -> list[MatchRetro]:
+def _retros(store: Store, registry: GameRegistry, matches: Sequence[MatchRecord],
+            seen: Sequence[_Seen]) -> list[MatchRetro]:
+    """The scored retrospective outputs of the matches in which a model held an evaluated seat."""
     outputs = store.all_retro_outputs()
-    models = {entry.row.match_id: entry.row.model for entry in seen if not entry.human}
-    return [score_retro(m.id, m.game, models[m.id], m.spec.secret or "", outputs[m.id])
-            for m in matches if m.id in outputs and m.id in models]
+    with_models = {entry.row.match_id for entry in seen if not entry.human}
+    found: list[MatchRetro] = []
+    for match in matches:
+        if match.id in outputs and match.id in with_models:
+            retro = score_retro(registry.get(match.game), match, outputs[match.id])
+            if retro is not None:
+                found.append(retro)
+    return found
 
 
 def leaderboard(store: Store, registry: GameRegistry, *, game: str = ALL_GAMES,
@@ -102,7 +113,8 @@ def leaderboard(store: Store, registry: GameRegistry, *, game: str = ALL_GAMES,
     seen = _seen(matches, registry)
     model_rows = [entry.row for entry in seen if not entry.human]
     people_rows = [entry.row for entry in seen if entry.human]
-    procedural = {(s.game, s.model): s.values for s in summarize_procedural(_retros(store, matches, seen))}
+    summaries = summarize_procedural(_retros(store, registry, matches, seen), registry)
+    procedural = {(s.game, s.model): s.values for s in summaries}
     if game == ALL_GAMES:
         grouped = [replace(row, game=ALL_GAMES) for row in model_rows]
         metrics: dict[str, dict[str, float | None]] = defaultdict(dict)
@@ -114,9 +126,14 @@ def leaderboard(store: Store, registry: GameRegistry, *, game: str = ALL_GAMES,
     return LeaderboardView(game=game, source=source, rows=rows, people=_people_rows(people_rows))
 
 
-def _model_rows(rows: Sequence[MatchRow], metrics: Any) -> list[ModelRow]:
+MetricsOf = Callable[[str, str], Mapping[str, float | None]]
+"""(game, model) -> the procedural metrics shown in that model's row."""
+
+
+def _model_rows(rows: Sequence[MatchRow], metrics: MetricsOf) -> list[ModelRow]:
+    """One row per model and game, its seats of every team taken together."""
     found: list[ModelRow] = []
-    for result in summarize(rows):
+    for result in summarize(rows, by_team=False):
         low, high = wilson_interval(result.wins, result.scored)
         found.append(ModelRow(game=result.game, model=result.model, matches=result.matches, scored=result.scored,
                               wins=result.wins, win_rate=result.win_rate if result.scored else None, ci_low=low,
@@ -128,7 +145,7 @@ def _model_rows(rows: Sequence[MatchRow], metrics: Any) -> list[ModelRow]:
 def _people_rows(rows: Sequence[MatchRow]) -> list[PeopleRow]:
     """People's records per game and seat: the same scoring as the models', grouped by the seat they held."""
     found: list[PeopleRow] = []
-    for result in summarize(replace(row, model=row.seat) for row in rows):
+    for result in summarize((replace(row, model=row.seat) for row in rows), by_team=False):
         low, high = wilson_interval(result.wins, result.scored)
         found.append(PeopleRow(game=result.game, seat=result.model, matches=result.matches, scored=result.scored,
                                wins=result.wins, win_rate=result.win_rate if result.scored else None, ci_low=low,
