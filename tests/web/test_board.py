@@ -147,6 +147,22 @@ def test_people_are_counted_per_seat_they_held(db: str) -> None:
     assert people == {("taboo", "guesser"): (1, 1, 1, 1.0, 3.0), ("taboo", "clue_giver"): (1, 1, 0, 0.0, 3.0)}
 
 
+def test_a_seat_a_model_took_over_counts_for_nobody(db: str) -> None:
+    # two people at a taboo table; the guesser left and a model finished the match in that seat
+    registry = default_registry()
+    with Store.open(db) as store:
+        seats = [SeatAssignment(seat="guesser", player_kind="human", prompt_variant=1, evaluated=True),
+                 SeatAssignment(seat="clue_giver", player_kind="human", prompt_variant=0, evaluated=False)]
+        match_id = store.create_web_match(spec=TABOO, seats=seats, mode="play",
+                                          people={"guesser": "ab" * 32, "clue_giver": "cd" * 32},
+                                          joined=("guesser", "clue_giver"), anonymous=False)
+        assert store.leave_seat(match_id, "guesser")
+        store.finish_match(match_id, _ended("finished", "guesser", 3))
+        board = leaderboard(store, registry, game="taboo", source="live")
+    assert board.rows == []
+    assert [(p.seat, p.matches, p.wins) for p in board.people] == [("clue_giver", 1, 0)]
+
+
 def test_a_seat_the_match_does_not_evaluate_is_not_a_model_s_record(db: str) -> None:
     # mock/b holds the clue giver's seat, as an opponent: only mock/a's guesser seat counts
     registry = default_registry()

@@ -74,15 +74,26 @@ def _finished(store: Store, source: Source, game: str) -> list[MatchRecord]:
             if m.outcome is not None and in_source(m, source) and (game == ALL_GAMES or m.game == game)]
 
 
-def _seen(matches: Iterable[MatchRecord], registry: GameRegistry) -> list[_Seen]:
-    """One entry per seat a person held, and one per evaluated seat a model (or a scripted player) held."""
+def _left_seats(store: Store) -> dict[str, set[str]]:
+    """Per arena match, the people's seats whose person left (or never came) and a model took over."""
+    return {web.match_id: {person.seat for person in web.people if person.left_at is not None}
+            for web, _ in store.web_matches(status="finished")}
+
+
+def _seen(matches: Iterable[MatchRecord], registry: GameRegistry,
+          left: dict[str, set[str]] | None = None) -> list[_Seen]:
+    """One entry per seat a person held, and one per evaluated seat a model (or a scripted player) held. A seat
+    a model took over from a person who left counts for neither: nobody played it from start to end."""
     games: dict[str, Game[Any]] = {}
     seen: list[_Seen] = []
     for match in matches:
         if match.outcome is None or match.game not in registry.ids():
             continue
         game = games.setdefault(match.game, registry.get(match.game))
+        gone = (left or {}).get(match.id, set())
         for assignment in match.seats:
+            if assignment.seat in gone:
+                continue
             human = assignment.player_kind == "human"
             if not human and not seat_evaluated(game, match.spec, assignment):
                 continue
@@ -110,7 +121,7 @@ def _retros(store: Store, registry: GameRegistry, matches: Sequence[MatchRecord]
 def leaderboard(store: Store, registry: GameRegistry, *, game: str = ALL_GAMES,
                 source: Source = "all") -> LeaderboardView:
     matches = _finished(store, source, game)
-    seen = _seen(matches, registry)
+    seen = _seen(matches, registry, _left_seats(store))
     model_rows = [entry.row for entry in seen if not entry.human]
     people_rows = [entry.row for entry in seen if entry.human]
     summaries = summarize_procedural(_retros(store, registry, matches, seen), registry)
