@@ -3,12 +3,15 @@
 ``running(settings)`` opens the app's lifespan (store, hub, resumed matches) and yields a client; leaving
 the block closes the app as a server shutdown would. ``play`` drives a person's whole match: it polls the
 view, answers with ``answer(view)`` whenever it is the person's turn, and keeps every response it saw.
+``invite_token`` reads a seat's token out of an invite link's fragment, as the join page does; each person at a
+table gets their own client (their own cookie jar), as two browsers would.
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
+import urllib.parse
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -89,6 +92,20 @@ async def play(client: httpx.AsyncClient, match_id: str, answer: Answer, seen: S
             seen.keep(response)
         assert response.status_code == 200, response.text
     raise AssertionError(f"match {match_id} did not end within {max_moves} moves")
+
+
+def invite_token(url: str) -> str:
+    """The token in an invite link: only in its fragment (``#token=...``), never in its path or query."""
+    parts = urllib.parse.urlsplit(url)
+    assert parts.query == "" and "token" not in parts.path, url
+    found = urllib.parse.parse_qs(parts.fragment)["token"]
+    assert len(found) == 1
+    return found[0]
+
+
+def disclosed(view: dict[str, Any]) -> dict[str, str]:
+    """The hidden information a view discloses, by key."""
+    return {item["key"]: item["value"] for item in view["disclosures"]}
 
 
 def sse_views(text: str) -> list[dict[str, Any]]:

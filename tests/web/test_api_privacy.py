@@ -1,5 +1,5 @@
-"""Trust: only the browser that started a match reads or moves it while it is live, and no response before the
-end carries a secret the client does not own -- checked on every response of whole games."""
+"""Trust: only the people at a table read or move its match while it is live, and no response before the end
+carries hidden information the client's seat may not see -- checked on every response of whole games."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
-from arena_client import Seen, client_for, make_settings, play, running, sse_views, wait_view
+from arena_client import Seen, client_for, disclosed, make_settings, play, running, sse_views, wait_view
 
 from playeval.core.normalize import normalize_name
 from playeval.store import MatchRecord, Store
@@ -39,6 +39,7 @@ async def test_another_client_can_neither_read_nor_move_a_live_match(tmp_path: P
         await wait_view(owner, match_id, {"your_turn"})
         base = f"/api/matches/{match_id}"
         calls = [("GET", base, None), ("GET", f"{base}/stream", None), ("POST", f"{base}/moves", {"text": "Yes"}),
+                 ("POST", f"{base}/check", {"text": "Yes"}),
                  ("POST", f"{base}/abandon", None),
                  ("POST", f"{base}/survey", {"enjoyment": 1, "satisfaction": 1, "frequency": 1}),
                  ("GET", f"{base}/replay", None)]
@@ -49,7 +50,7 @@ async def test_another_client_can_neither_read_nor_move_a_live_match(tmp_path: P
                 continue
             wrong = await other.request(method, url, json=body, headers={"X-Match-Token": "x" + token[1:]})
             assert wrong.status_code == 403, (url, wrong.text)
-            assert "belongs to the browser that started it" in wrong.json()["detail"]
+            assert "being played by other people" in wrong.json()["detail"]
             assert "a cat" not in missing.text + wrong.text
         unknown = await other.get("/api/matches/0123456789abcdef")
         assert unknown.status_code == 404 and unknown.json() == {"detail": "no such match"}
@@ -61,7 +62,8 @@ async def test_another_client_can_neither_read_nor_move_a_live_match(tmp_path: P
 
         await play(owner, match_id, lambda view: "No")
         public = (await other.get(base)).json()  # once over, a match is public to read, never to move
-        assert public["you"] is None and public["secret"] == "a cat" and public["survey_open"] is False
+        assert public["you"] is None and disclosed(public) == {"secret": "a cat"} and public["survey_open"] is False
+        assert public["disclosures"][0]["yours"] is False
         assert (await other.post(f"{base}/moves", json={"text": "Yes"})).status_code == 404
         assert (await other.post(f"{base}/survey", json={"enjoyment": 1, "satisfaction": 1,
                                                           "frequency": 1})).status_code == 404
@@ -84,7 +86,7 @@ async def test_a_person_in_the_seat_without_the_secret_never_receives_it(tmp_pat
         assert created.status_code == 201, created.text
         match_id = created.json()["id"]
         record = _stored(tmp_path, match_id)
-        secret = record.spec.secret
+        secret = record.spec.hidden("secret")
         assert secret
         stream = asyncio.create_task(client.get(f"/api/matches/{match_id}/stream"))
         end = await play(client, match_id, move, seen)
@@ -95,14 +97,14 @@ async def test_a_person_in_the_seat_without_the_secret_never_receives_it(tmp_pat
     live = _before_the_end(bodies)
     assert len(live) > 5
     for body in live:
-        assert '"secret":null' in body.replace(" ", "") or '"detail"' in body
+        assert '"disclosures":[]' in body.replace(" ", "") or '"detail"' in body
         if seat_game == "bluffing":  # the truth is 'true'/'false': check what would give it away instead
             persona = str(record.spec.params["persona"])
             name = persona.split(",")[0]
             assert persona not in body and re.search(rf"\b{re.escape(name)}\b", body) is None
         else:
             assert not _mentions(body, secret), body
-    assert end["secret"] == secret  # revealed at the end
+    assert disclosed(end) == {"secret": secret}  # revealed at the end
     assert end["you"] == seat and end["outcome"] is not None
 
 
@@ -113,7 +115,7 @@ async def test_a_watcher_never_receives_the_secret_before_the_end(tmp_path: Path
     async with running(make_settings(tmp_path)) as client:
         created = seen.keep(await client.post("/api/watch", json={"game": "akinator", "level": 1}))
         match_id = created.json()["id"]
-        secret = _stored(tmp_path, match_id).spec.secret
+        secret = _stored(tmp_path, match_id).spec.hidden("secret")
         assert secret
         stream = asyncio.create_task(client.get(f"/api/matches/{match_id}/stream"))
         while True:
@@ -131,7 +133,7 @@ async def test_a_watcher_never_receives_the_secret_before_the_end(tmp_path: Path
     for body in live:
         if normalize_name(secret) not in guessed:
             assert not _mentions(body, secret), body
-        assert '"secret":"' not in body.replace(" ", "")
+        assert '"disclosures":[{' not in body.replace(" ", "")
 
 
 async def test_nothing_secret_reaches_the_logs(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:

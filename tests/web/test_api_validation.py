@@ -1,5 +1,6 @@
-"""Input checking: bad bodies get a 4xx with a message (never a 5xx), moves follow the turn order and the rules,
-clients are rate limited, and a survey is given once."""
+"""Input checking: bad bodies get a 4xx with a message (never a 5xx), people's inputs are checked by the game's
+declarations (``core.inputs.check_inputs``), moves follow the turn order and the rules, clients are rate limited,
+and a survey is given once."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Any
 
 import httpx
 import pytest
-from arena_client import make_settings, play, running, wait_view
+from arena_client import disclosed, make_settings, play, running, wait_view
 
 from playeval.web import RateLimit
 from playeval.web.ratelimit import RateLimiter
@@ -24,13 +25,22 @@ def _detail(response: httpx.Response) -> str:
 BAD_STARTS: list[tuple[Any, int, str]] = [
     ({"game": "chess"}, 422, "unknown game 'chess'"),
     ({"game": "akinator", "level": 7, "inputs": {"secret": "a cat"}}, 422, "akinator has levels 1, 2, 3, not 7"),
-    ({"game": "akinator"}, 422, "inputs.secret is required"),
-    ({"game": "akinator", "inputs": {"secret": "x" * 101}}, 422, "at most 100 characters"),
+    ({"game": "akinator", "inputs": {"secret": "x" * 101}}, 422, "inputs.secret is too long: at most 100 characters"),
     ({"game": "akinator", "inputs": {"secret": "x" * 301}}, 422, "inputs.secret: is too long: at most 300"),
     ({"game": "akinator", "inputs": {"secret": "a cat", "colour": "red"}}, 422, "unknown input(s) for akinator"),
-    ({"game": "akinator", "seat": "guesser", "inputs": {"secret": "a cat"}}, 422, "inputs are given only by"),
+    ({"game": "akinator", "seat": "guesser", "inputs": {"secret": "a cat"}}, 422,
+     "unknown input(s) for akinator: secret; expected: none"),
     ({"game": "akinator", "seat": "referee", "inputs": {"secret": "a cat"}}, 422, "not 'referee'"),
     ({"game": "akinator", "model": "openai/gpt-9", "inputs": {"secret": "a cat"}}, 422, "unknown model"),
+    ({"game": "akinator", "seats": {"referee": "person"}}, 422,
+     "akinator has the seats guesser, answerer; unknown: referee"),
+    ({"game": "akinator", "seats": {"answerer": "person"}}, 422, "you take the answerer seat yourself"),
+    ({"game": "akinator", "seats": {"guesser": "robot/x"}}, 422, "unknown model 'robot/x'"),
+    ({"game": "akinator", "seats": {"guesser": "judge"}}, 422, "unknown model 'judge'"),
+    ({"game": "bluffing", "seat": "questioner", "seats": {"bluffer": "person"}}, 422,
+     "the bluffer provides statement before the match starts"),
+    ({"game": "taboo", "options": {"rounds": 3}}, 422, "unknown option(s) for taboo: rounds; known: none"),
+    ({"game": "taboo", "seat": "judge"}, 422, "taboo has the seats guesser, clue_giver for a person, not 'judge'"),
     ({"game": "akinator", "inputs": {"secret": "a cat"}, "cheat": True}, 422, "cheat: is not a known field"),
     ({"game": "bluffing", "inputs": {"statement": "I can juggle.", "secret": "maybe"}}, 422,
      "inputs.secret must be one of: true, false"),
@@ -127,7 +137,8 @@ async def test_moves_follow_the_turn_order_and_the_rules(tmp_path: Path, monkeyp
 
         abandoned = await client.post(f"/api/matches/{match_id}/abandon")
         assert abandoned.status_code == 200
-        assert abandoned.json()["outcome"]["status"] == "aborted" and abandoned.json()["secret"] == "a cat"
+        assert abandoned.json()["outcome"]["status"] == "aborted" and disclosed(abandoned.json()) == {"secret": "a cat"}
+        assert abandoned.json()["status"] == "finished"
         assert (await client.post(f"/api/matches/{match_id}/abandon")).status_code == 409
         over = await client.post(moves, json={"text": "No"})
         assert over.status_code == 409 and "over" in _detail(over)
@@ -136,7 +147,7 @@ async def test_moves_follow_the_turn_order_and_the_rules(tmp_path: Path, monkeyp
 async def test_taboo_clues_are_checked_against_the_word_and_the_length(tmp_path: Path) -> None:
     async with running(make_settings(tmp_path)) as client:
         start = (await client.post("/api/matches", json={"game": "taboo"})).json()
-        word = start["secret"]
+        word = disclosed(start)["secret"]
         moves = f"/api/matches/{start['id']}/moves"
         said = await client.post(moves, json={"text": f"Think of {word.upper()} at dawn."})
         assert said.status_code == 422 and "contains the secret word" in _detail(said)

@@ -1,4 +1,5 @@
-"""Arena settings from code and from the environment, and the app failing early on a model it cannot serve."""
+"""Arena settings from code and from the environment, the app failing early on a model it cannot serve, and the
+games listed as they declare themselves."""
 
 from __future__ import annotations
 
@@ -15,11 +16,18 @@ from playeval.web import ArenaSettings
 def test_settings_from_the_environment() -> None:
     settings = ArenaSettings.from_env({"PLAYEVAL_DB": "sqlite:////tmp/a.db",
                                        "PLAYEVAL_ARENA_MODELS": " mock/player, mock/echo ,,mock/player",
-                                       "PLAYEVAL_ARENA_NO_CACHE": "1"})
+                                       "PLAYEVAL_ARENA_NO_CACHE": "1", "PLAYEVAL_ARENA_JOIN_TIMEOUT_S": "90",
+                                       "PLAYEVAL_ARENA_TURN_TIMEOUT_S": " 45.5 ", "PLAYEVAL_ARENA_SWEEP_S": "2",
+                                       "PLAYEVAL_ARENA_ROLE_MODEL": "mock/echo"})
     assert settings.db == "sqlite:////tmp/a.db" and settings.use_cache is False
     assert settings.models == ("mock/player", "mock/echo") and settings.default_model == "mock/player"
+    assert (settings.join_timeout_s, settings.turn_timeout_s, settings.sweep_s) == (90.0, 45.5, 2.0)
+    assert settings.role_model == "mock/echo" and settings.local_model == "mock/echo"
     defaults = ArenaSettings.from_env({})
     assert defaults.db is None and defaults.models == (DEFAULT_MODEL,) and defaults.use_cache is True
+    assert (defaults.join_timeout_s, defaults.turn_timeout_s, defaults.sweep_s) == (600.0, 300.0, 5.0)
+    assert defaults.local_model == DEFAULT_MODEL  # a role bound to "local" gets the local model when it is served
+    assert ArenaSettings(models=("mock/player",)).local_model == "mock/player"  # else the arena's first model
 
 
 def test_settings_refuse_nonsense() -> None:
@@ -31,6 +39,11 @@ def test_settings_refuse_nonsense() -> None:
         ArenaSettings(max_body_bytes=10)
     with pytest.raises(ValidationError):
         ArenaSettings(colour="blue")  # type: ignore[call-arg]
+    with pytest.raises(ValidationError, match="role_model 'mock/echo' must be one of the models"):
+        ArenaSettings(models=("mock/player",), role_model="mock/echo")
+    for field in ("join_timeout_s", "turn_timeout_s", "sweep_s"):
+        with pytest.raises(ValidationError):
+            ArenaSettings.model_validate({field: 0})
 
 
 async def test_an_unknown_model_stops_the_app_at_start_up(tmp_path: Path) -> None:
@@ -45,10 +58,19 @@ async def test_models_and_games_are_listed(tmp_path: Path) -> None:
                                                             "default": "mock/player"}
         games = {game["id"]: game for game in (await client.get("/api/games")).json()}
     assert set(games) == {"akinator", "taboo", "bluffing"}
-    assert games["taboo"]["max_clue_chars"] == 140 and games["akinator"]["max_clue_chars"] is None
-    assert games["akinator"]["person_seat"] == "answerer"
+    assert games["akinator"]["person_seat"] == "answerer" and games["taboo"]["person_seat"] == "clue_giver"
+    assert (games["akinator"]["name"], games["akinator"]["tagline"]) == ("Akinator",
+                                                                        "You hold the secret; the model asks.")
+    assert games["taboo"]["how"][0] == "The word appears once the game starts."
+    assert games["akinator"]["person_inputs"] == [{
+        "key": "secret", "prompt": "Your secret object (hidden, never shown to the model)", "seat": "answerer",
+        "hidden": True, "choices": None, "required": False, "max_chars": 100}]
     assert [item["key"] for item in games["bluffing"]["person_inputs"]] == ["statement", "secret"]
     assert games["bluffing"]["person_inputs"][1]["choices"] == ["true", "false"]
     assert games["bluffing"]["person_inputs"][1]["hidden"] is True
+    assert {item["seat"] for item in games["bluffing"]["person_inputs"]} == {"bluffer"}
     assert [seat["seat"] for seat in games["taboo"]["seats"]] == ["guesser", "clue_giver"]
+    assert [(seat["evaluated"], seat["person"]) for seat in games["taboo"]["seats"]] == [(True, True), (False, True)]
+    assert [role["role"] for role in games["akinator"]["roles"]] == ["judge"]
+    assert games["taboo"]["roles"] == [] and games["taboo"]["options"] == []
     assert [level["level"] for level in games["akinator"]["levels"]] == [1, 2, 3]

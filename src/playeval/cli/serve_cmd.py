@@ -52,6 +52,15 @@ def register(app: typer.Typer) -> None:
         workers: int = typer.Option(1, "--workers", min=1,
                                     help="Server processes (use a PostgreSQL --db when more than one)."),
         no_cache: bool = typer.Option(False, "--no-cache", help="Do not read or write the response cache."),
+        join_timeout: float = typer.Option(None, "--join-timeout", min=0.1,
+                                           help="Seconds a table waits for an invited person before a model takes "
+                                                "the seat (default 600; or PLAYEVAL_ARENA_JOIN_TIMEOUT_S)."),
+        turn_timeout: float = typer.Option(None, "--turn-timeout", min=0.1,
+                                           help="Seconds a person at a table of several people may take for a move "
+                                                "before a model takes the seat (default 300)."),
+        role_model: str = typer.Option(None, "--role-model",
+                                       help="Model for roles a game binds to the local model (a judge), default the "
+                                            "local model when served, else the first of --models."),
         db: str | None = db_option(),
     ) -> None:
         """Start the web arena: people play the games against the models, watch models play, see the leaderboard."""
@@ -66,7 +75,12 @@ def register(app: typer.Typer) -> None:
         if workers > 1 and url.startswith("sqlite"):
             fail("several workers need a shared PostgreSQL database: pass --db postgresql://... "
                  "(SQLite serves one process)")
-        settings = ArenaSettings(db=url, models=addresses, use_cache=not no_cache)
+        chosen: dict[str, object] = {"db": url, "models": addresses, "use_cache": not no_cache}
+        for field, value in (("join_timeout_s", join_timeout), ("turn_timeout_s", turn_timeout),
+                             ("role_model", role_model)):
+            if value is not None:
+                chosen[field] = value
+        settings = ArenaSettings.model_validate({**ArenaSettings.from_env().model_dump(), **chosen})
         _check_port(host, port)
         _check_models(settings.models, settings.use_cache)
         with Store.open(url) as store:  # creates or migrates the database now: a bad URL fails before serving
@@ -80,5 +94,9 @@ def register(app: typer.Typer) -> None:
         os.environ["PLAYEVAL_ARENA_MODELS"] = ",".join(settings.models)
         if no_cache:
             os.environ["PLAYEVAL_ARENA_NO_CACHE"] = "1"
+        os.environ["PLAYEVAL_ARENA_JOIN_TIMEOUT_S"] = str(settings.join_timeout_s)
+        os.environ["PLAYEVAL_ARENA_TURN_TIMEOUT_S"] = str(settings.turn_timeout_s)
+        if settings.role_model is not None:
+            os.environ["PLAYEVAL_ARENA_ROLE_MODEL"] = settings.role_model
         uvicorn.run(_FACTORY, factory=True, host=host, port=port, workers=workers, log_level="info",
                     proxy_headers=True)

@@ -1,4 +1,5 @@
-"""The live web arena: people play the games against models, watch models play, and see the leaderboard.
+"""The live web arena: people play any registered game against models and each other at one table, watch models
+play, and see the leaderboard.
 
 ``create_app(ArenaSettings(...))`` builds the FastAPI app; ``app_from_env`` builds it from the environment
 (for ``uvicorn --factory playeval.web.app:app_from_env``).

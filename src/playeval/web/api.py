@@ -1,25 +1,27 @@
 """The arena's JSON API (prefix ``/api``): everything the pages do, for scripts too.
 
-Errors are ``{"detail": "<message>"}`` with a 4xx status. A match's token travels in its cookie or the
-``X-Match-Token`` header, never in the URL. Requests that change something and the other requests have
-separate per-client rate limits.
+Errors are ``{"detail": "<message>"}`` with a 4xx status. A seat's token travels in the match's cookie or the
+``X-Match-Token`` header, never in a URL the server sees (an invite carries it in the link's fragment, and the
+join page posts it). Requests that change something and the other requests have separate per-client rate
+limits.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, HTTPException, Path, Query, Request, Response
 from fastapi.responses import StreamingResponse
 
-from playeval.web.arena import MAX_SECRET_CHARS, MAX_STATEMENT_CHARS, Arena
+from playeval.core.game import Game, person_seat
+from playeval.web.arena import Arena
 from playeval.web.board import ALL_GAMES, Source, leaderboard, plot_png, stats
-from playeval.web.bodies import Move, StartMatch, StartWatch, Survey
+from playeval.web.bodies import Check, Join, Move, StartMatch, StartWatch, Survey
 from playeval.web.export import export_lines
-from playeval.web.present import max_chars, person_seat
 from playeval.web.ratelimit import RateLimiter, retry_after
-from playeval.web.tokens import cookie_name, request_token
+from playeval.web.tokens import cookie_name, cookie_token, request_token
 from playeval.web.views import (
+    CheckView,
     ErrorView,
     GameInfo,
     GameSeatView,
@@ -29,8 +31,10 @@ from playeval.web.views import (
     MatchSummary,
     MatchView,
     ModelsView,
+    OptionView,
     RejectedMove,
     ReplayView,
+    RoleView,
     StatsView,
     SurveyView,
 )
@@ -39,9 +43,11 @@ COOKIE_MAX_AGE_S = 30 * 24 * 3600
 ERRORS: dict[int | str, dict[str, object]] = {
     status: {"model": ErrorView, "description": text}
     for status, text in ((400, "the request body could not be read as JSON"),
-                         (403, "the match belongs to another browser, or cannot be moved"),
+                         (403, ("the match is other people's, the token proves no seat of it, or it cannot be "
+                                "moved")),
                          (404, "no such match (or no token for a live one)"),
-                         (409, "not the time for this request (not your turn, outdated view, match over)"),
+                         (409, ("not the time for this request (not your turn, outdated view, match over, "
+                                "seat taken over)")),
                          (413, "the request body is too large"),
                          (422, "a field is missing, malformed, too long or not allowed"),
                          (429, "too many requests; see Retry-After"))
@@ -81,23 +87,31 @@ reads = [Depends(limit_reads)]
 writes = [Depends(limit_writes)]
 
 
+def game_info(game: Game[Any]) -> GameInfo:
+    """A game as the arena presents it: everything from the game's own declarations."""
+    shown = game.presentation
+    return GameInfo(
+        id=game.id, title=game.title, name=shown.name, tagline=shown.tagline, pitch=shown.pitch, how=list(shown.how),
+        levels=[LevelView(level=info.level, description=info.description) for info in game.levels],
+        options=[OptionView(name=option.name, description=option.description, default=option.default,
+                            minimum=option.minimum, maximum=option.maximum,
+                            choices=list(option.choices) if option.choices is not None else None)
+                 for option in game.options],
+        seats=[GameSeatView(seat=seat.name, role=seat.role, evaluated=seat.evaluated, person=seat.person)
+               for seat in game.seats],
+        roles=[RoleView(role=role.name, does=role.does) for role in game.roles],
+        person_seat=person_seat(game),
+        person_inputs=[InputView(key=item.key, prompt=item.prompt, seat=item.seat, hidden=item.hidden,
+                                 choices=list(item.choices) if item.choices else None, required=item.required,
+                                 max_chars=item.max_chars) for item in game.person_inputs],
+    )
+
+
 @router.get("/games", dependencies=reads)
 def games(request: Request) -> list[GameInfo]:
-    """The games, their levels and seats, and what a person provides to start one."""
-    found: list[GameInfo] = []
-    for game in _arena(request).registry:
-        inputs = [InputView(key=item.key, prompt=item.prompt, hidden=item.hidden,
-                            choices=list(item.choices) if item.choices else None,
-                            max_chars=MAX_SECRET_CHARS if item.key == "secret" else MAX_STATEMENT_CHARS)
-                  for item in game.person_inputs]
-        found.append(GameInfo(
-            id=game.id, title=game.title,
-            levels=[LevelView(level=info.level, description=info.description) for info in game.levels],
-            person_seat=person_seat(game), person_inputs=inputs,
-            max_clue_chars=max_chars(game.id, "clue"),
-            seats=[GameSeatView(seat=seat.name, role=seat.role, evaluated=seat.evaluated) for seat in game.seats],
-        ))
-    return found
+    """The games (built-in and installed), their presentation, levels, options, seats, roles, and what a person
+    in each seat provides to start one."""
+    return [game_info(game) for game in _arena(request).registry]
 
 
 @router.get("/models", dependencies=reads)
@@ -107,13 +121,17 @@ def models(request: Request) -> ModelsView:
     return ModelsView(models=list(settings.models), default=settings.default_model)
 
 
+def _set_cookie(request: Request, response: Response, match_id: str, token: str) -> None:
+    response.set_cookie(cookie_name(match_id), token, max_age=COOKIE_MAX_AGE_S, path="/", httponly=True,
+                        samesite="strict", secure=_arena(request).settings.secure_cookies)
+
+
 @router.post("/matches", status_code=201, dependencies=writes)
 async def start_match(body: StartMatch, request: Request, response: Response) -> MatchView:
-    """Start a match against a model. The response carries the match's token once, and sets its cookie."""
-    arena = _arena(request)
-    view, token = await arena.start_play(body)
-    response.set_cookie(cookie_name(view.id), token, max_age=COOKIE_MAX_AGE_S, path="/", httponly=True,
-                        samesite="strict", secure=arena.settings.secure_cookies)
+    """Set a table up and take a seat at it. The response carries the setter's token once (and sets its cookie)
+    and, once, a join link for every invited person's seat (its token in the link's fragment)."""
+    view, token = await _arena(request).start_play(body)
+    _set_cookie(request, response, view.id, token)
     response.headers["Location"] = f"/api/matches/{view.id}"
     return view
 
@@ -133,7 +151,7 @@ def list_matches(request: Request,
 
 @router.get("/matches/{match_id}", dependencies=reads)
 async def get_match(match_id: MatchId, request: Request) -> MatchView:
-    """A match as its viewer may see it (its owner's token for a live played match)."""
+    """A match as its viewer may see it (a seat's token for a live played match)."""
     return _arena(request).view(match_id, request_token(request, match_id))
 
 
@@ -148,16 +166,31 @@ async def stream_match(match_id: MatchId, request: Request) -> StreamingResponse
                              headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
 
+@router.post("/matches/{match_id}/join", dependencies=writes)
+async def join(match_id: MatchId, body: Join, request: Request, response: Response) -> MatchView:
+    """Come to your seat with the token of your join link (the join page posts it from the link's fragment); the
+    response sets the seat's cookie. A browser holds one seat of a match: a second one is refused (409)."""
+    view = _arena(request).join(match_id, body, cookie_token(request, match_id))
+    _set_cookie(request, response, match_id, body.token)
+    return view
+
+
 @router.post("/matches/{match_id}/moves", dependencies=writes,
              responses={422: {"model": RejectedMove, "description": "the rules refused the move; the reason"}})
 async def move(match_id: MatchId, body: Move, request: Request) -> MatchView:
-    """A person's move; the model's answer follows in the background (see the stream)."""
+    """A person's move; the models' answers follow in the background (see the stream)."""
     return await _arena(request).move(match_id, request_token(request, match_id), body)
+
+
+@router.post("/matches/{match_id}/check", dependencies=reads)
+async def check(match_id: MatchId, body: Check, request: Request) -> CheckView:
+    """Would the rules take this reply to your open ask now? Judged like a move, recorded nowhere."""
+    return _arena(request).check(match_id, request_token(request, match_id), body)
 
 
 @router.post("/matches/{match_id}/abandon", dependencies=writes)
 async def abandon(match_id: MatchId, request: Request) -> MatchView:
-    """Leave a live match; it is recorded as aborted."""
+    """Leave a live match: a model takes your seat while other people play on; a person alone ends it (aborted)."""
     return _arena(request).abandon(match_id, request_token(request, match_id))
 
 

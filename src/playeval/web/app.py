@@ -2,7 +2,8 @@
 
 Everything the app holds lives on ``app.state`` and is made in its lifespan: the store, the model hub (a
 given hub is used and left open; one made here is closed here), the rate limiters and the arena service,
-which on start-up schedules the live matches whose model move is due (a restart resumes them).
+which on start-up schedules the live matches whose model move is due (a restart resumes them) and then sweeps
+the live matches every ``sweep_s`` (time-outs, due model moves) until the app stops.
 
 Every error leaves as JSON ``{"detail": "<message>"}``: validation errors (422, one readable message),
 unknown routes (404), bodies over ``max_body_bytes`` (413), and anything unexpected (500, without the
@@ -30,8 +31,9 @@ from playeval.models import ModelHub
 from playeval.store import Store
 from playeval.web import pages
 from playeval.web.api import router as api_router
-from playeval.web.arena import Arena, ArenaError, MoveRefused
+from playeval.web.arena import Arena
 from playeval.web.board import ALL_GAMES
+from playeval.web.errors import ArenaError, MoveRefused
 from playeval.web.ratelimit import RateLimiter
 from playeval.web.settings import ArenaSettings
 
@@ -64,7 +66,7 @@ def create_app(settings: ArenaSettings, *, hub: ModelHub | None = None) -> FastA
             app.state.limits = {"writes": RateLimiter(settings.writes) if settings.writes else None,
                                 "reads": RateLimiter(settings.reads) if settings.reads else None}
             log.info("arena started on %s with %d model(s)", store.url, len(settings.models))
-            await arena.resume()
+            await arena.start()
             try:
                 yield
             finally:
@@ -110,6 +112,8 @@ def _document_choices(app: FastAPI, games: list[str], models: list[str]) -> None
                 components[name]["properties"]["game"]["enum"] = games
         if "StartMatch" in components:
             components["StartMatch"]["properties"]["model"]["anyOf"][0]["enum"] = models
+            components["StartMatch"]["properties"]["seats"]["additionalProperties"]["enum"] = [
+                "person", "random", *models]
         if "StartWatch" in components:
             components["StartWatch"]["properties"]["models"]["anyOf"][0]["additionalProperties"]["enum"] = models
         for item in schema.get("paths", {}).values():

@@ -45,11 +45,26 @@ class _Body(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
-class StartMatch(_Body):
-    """Start a match against a model. ``model``: ``null`` draws one at random (named only at the end).
+PERSON = "person"
+RANDOM = "random"
+Occupant = Annotated[str, Field(min_length=1, max_length=MAX_MODEL_CHARS, json_schema_extra=_NO_CONTROLS),
+                     AfterValidator(_clean)]
+"""Who sits in a seat: ``person`` (someone invited with a join link), ``random`` (a model drawn at random) or a
+model's address."""
+OptionValue = Annotated[str, Field(max_length=MAX_NAME_CHARS, json_schema_extra=_NO_CONTROLS),
+                        AfterValidator(_clean)] | int | float | bool
+Token = Annotated[str, Field(min_length=1, max_length=100, pattern="^[A-Za-z0-9_-]+$")]
 
-    ``seat``: the seat the person takes, default the game's person seat (the one holding the secret).
-    ``inputs``: what that seat provides (see ``GET /api/games``); nothing for the other seats.
+
+class StartMatch(_Body):
+    """Set a table up and take a seat at it.
+
+    ``seat``: the seat the person takes, default the game's person seat. ``inputs``: what that seat provides
+    (see ``GET /api/games``; nothing for a seat that provides nothing). ``seats``: for other seats, ``person``
+    (an invited person: the response carries their join link), ``random`` (a model drawn at random) or a
+    model's address. A seat left out gets ``model``, the table's model: ``null`` draws one at random. Drawn
+    models stay anonymous until the match is over. The table's model also stands in for a person who does not
+    join in time or leaves. ``options``: the game's settings (see ``GET /api/games``).
     """
 
     game: Name
@@ -57,6 +72,8 @@ class StartMatch(_Body):
     model: ModelAddress | None = None
     seat: Name | None = None
     inputs: dict[Key, InputText] = Field(default_factory=dict, max_length=8)
+    seats: dict[Key, Occupant] = Field(default_factory=dict, max_length=16)
+    options: dict[Key, OptionValue] = Field(default_factory=dict, max_length=8)
 
 
 class StartWatch(_Body):
@@ -64,15 +81,33 @@ class StartWatch(_Body):
 
     game: Name
     level: int = Field(default=1, ge=1, le=99)
-    models: dict[Key, ModelAddress] | None = Field(default=None, max_length=8)
+    models: dict[Key, ModelAddress] | None = Field(default=None, max_length=16)
+    options: dict[Key, OptionValue] = Field(default_factory=dict, max_length=8)
+
+
+class Join(_Body):
+    """Join a table with the token from the join link's fragment (the response sets the seat's cookie)."""
+
+    token: Token
 
 
 class Move(_Body):
-    """A person's move. ``seq``: the ``seq`` of the view the move was made on (a move on an outdated view is
-    refused with 409); ``null`` skips that check."""
+    """A person's move. ``seq``: the ``seq`` of the view the move was made on (a move on an outdated view, one
+    whose ask is no longer the one awaited, is refused with 409); ``null`` skips that check. ``party``: the seat
+    or role whose open ask this answers, when the person has several open asks at once (default: their only
+    one)."""
 
     text: MoveText
     seq: int | None = Field(default=None, ge=0, le=2**31)
+    party: Name | None = None
+
+
+class Check(_Body):
+    """A reply to check against the person's open ask by the game's rules, without sending it. ``party`` as for
+    a move."""
+
+    text: Annotated[str, Field(max_length=MAX_MOVE_CHARS, json_schema_extra=_NO_CONTROLS), AfterValidator(_clean)]
+    party: Name | None = None
 
 
 class Survey(_Body):

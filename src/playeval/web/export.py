@@ -1,9 +1,11 @@
 """The arena's export: finished matches as JSON lines, with nothing about the people who played them.
 
-Each line is one match: what was played (game, level, seed, spec with the secret, which is public once a
-match is over), who sat where (models by address; a person's seat as ``human``), the outcome, the full
-event log, the retrospective outputs and the survey. Left out: token hashes, leases (host names and
-process ids), and anything about clients; the store keeps no addresses or cookies to begin with.
+Each line is one match: what was played (game, level, seed, spec with the setup, which is public once a
+match is over), who sat where (models by address; a person's seat as ``human``, and ``people_seats``: the
+seats people held at an arena table), who played each role, the outcome, the full event log (take-overs
+included), the retrospective outputs and the survey. Left out: token hashes, join and leave times, leases
+(host names and process ids), and anything about clients; the store keeps no addresses or cookies to begin
+with.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ def _line(store: Store, match: MatchRecord, web: WebMatchRecord | None) -> dict[
         "id": match.id,
         "source": "arena" if web is not None else ("batch" if match.run_id is not None else "terminal"),
         "mode": web.mode if web is not None else None,
-        "human_seat": web.human_seat if web is not None else None,
+        "people_seats": list(web.person_seats) if web is not None else [],
         "run_id": match.run_id,
         "match_index": match.match_index,
         "game": match.game,
@@ -33,6 +35,7 @@ def _line(store: Store, match: MatchRecord, web: WebMatchRecord | None) -> dict[
         "seed": match.seed,
         "spec": match.spec.model_dump(mode="json"),
         "seats": [seat.model_dump(mode="json") for seat in match.seats],
+        "roles": [role.model_dump(mode="json") for role in match.roles],
         "outcome": match.outcome.model_dump(mode="json") if match.outcome is not None else None,
         "created_at": match.created_at.isoformat(),
         "ended_at": match.ended_at.isoformat() if match.ended_at is not None else None,

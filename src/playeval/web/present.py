@@ -1,33 +1,36 @@
-"""Building the views a viewer may see, from a match's records: the arena's privacy rules live here.
+"""Building the views a viewer may see, from a match's table: the arena's privacy rules live here.
 
-A viewer holds one seat (the person who started the match, proven by the token) or none (anyone reading a
-watched or finished match). A view carries the public transcript (``game.transcript``), the viewer's own
-ask when it is their move, the reason their last reply was refused, the outcome, and the secret only when
-the viewer's seat owns it or the match is over. Never the spec's parameters, never model messages (their
-system prompts hold secrets), never an opponent's ask.
+A viewer holds one seat (proven by that seat's token) or none (anyone reading a watched or finished match). A
+view carries the public transcript (``game.transcript``), the seats as players (roles never appear as players),
+the viewer's own open asks (to their seat, or to a role bound to their seat) with the reason their last reply
+was refused, the hidden information the game discloses to the viewer's seat (everything once the match is
+over), and at the end the outcome with every seat's result. Never the spec's parameters, never model messages
+(their system prompts hold secrets), never another seat's ask, and nothing of the log but what the game's
+transcript says: the replies of an open parallel phase (a secret vote) stay hidden until the game shows them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
-from playeval.core.events import Event, MatchEnded
-from playeval.core.game import Game, evaluated_seat
+from playeval.core.ask import Ask
+from playeval.core.events import MatchEnded, SeatAssignment
+from playeval.core.game import Game, disclosed_to
 from playeval.core.match import Outcome
-from playeval.engine.master import pending_rejections, state_from_events
-from playeval.games.akinator.rules import MAX_QUESTION_CHARS as AKINATOR_QUESTION_CHARS
-from playeval.games.bluffing.parsing import MAX_ANSWER_CHARS, MAX_QUESTION_CHARS
-from playeval.games.taboo.parsing import MAX_CLUE_CHARS, MAX_REPLY_CHARS
-from playeval.store import EventRecord, MatchRecord, RetroRecord, WebMatchRecord
+from playeval.engine.master import pending_rejections
+from playeval.store import MatchRecord, RetroRecord, WebMatchRecord
+from playeval.web.table import HUMAN, Loaded, Table
 from playeval.web.views import (
+    DisclosureView,
+    InviteView,
     LineView,
     MatchSummary,
     MatchView,
     OutcomeView,
     ReplayView,
     RetroView,
+    SeatResultView,
     SeatView,
     TurnView,
     ViewStatus,
@@ -36,118 +39,114 @@ from playeval.web.views import (
 HIDDEN_LABEL = "Model (hidden until the end)"
 YOU_LABEL = "You"
 PERSON_LABEL = "Person"
-
-_MAX_CHARS: dict[tuple[str, str], int] = {
-    ("akinator", "move"): AKINATOR_QUESTION_CHARS,
-    ("taboo", "clue"): MAX_CLUE_CHARS,
-    ("taboo", "answer"): MAX_REPLY_CHARS,
-    ("taboo", "final_guess"): MAX_REPLY_CHARS,
-    ("bluffing", "move"): MAX_QUESTION_CHARS,
-    ("bluffing", "verdict"): MAX_QUESTION_CHARS,
-    ("bluffing", "answer"): MAX_ANSWER_CHARS,
-}
+GAME_LABEL = "Game"
+"""The label of a transcript line whose speaker is not a seat (the game itself, a role)."""
 
 
-def max_chars(game_id: str, kind: str) -> int | None:
-    """The longest reply the rules accept for this kind of ask (``None``: the reply is one of the choices)."""
-    return _MAX_CHARS.get((game_id, kind))
-
-
-@dataclass(frozen=True)
-class Loaded:
-    """A match as read from the store at one moment."""
-
-    match: MatchRecord
-    web: WebMatchRecord | None
-    records: tuple[EventRecord, ...]
-
-    @property
-    def events(self) -> list[Event]:
-        return [record.event for record in self.records]
-
-    @property
-    def seq(self) -> int:
-        return self.records[-1].seq if self.records else 0
-
-    @property
-    def finished(self) -> bool:
-        return self.match.status == "finished" or any(isinstance(r.event, MatchEnded) for r in self.records)
-
-
-@dataclass(frozen=True)
-class Position:
-    """Where a live match stands: the state, the seat to move (``None`` once the rules have ended it)."""
-
-    state: Any
-    to_move: str | None
-    rules_outcome: Outcome | None
-
-
-def position(game: Game[Any], loaded: Loaded) -> Position:
-    state = state_from_events(game, loaded.match.spec, loaded.events)
-    outcome = game.outcome(state)
-    if loaded.finished or outcome is not None:
-        return Position(state=state, to_move=None, rules_outcome=outcome)
-    return Position(state=state, to_move=game.next_ask(state).seat, rules_outcome=None)
-
-
-def _seat_views(loaded: Loaded, viewer: str | None) -> list[SeatView]:
+def _seat_views(current: Sequence[SeatAssignment], loaded: Loaded, viewer: str | None, *,
+                live: bool) -> list[SeatView]:
     web = loaded.web
-    hidden = web is not None and web.anonymous and not loaded.finished
+    hidden = web is not None and web.anonymous and live
+    started = {seat.seat: seat for seat in loaded.match.seats}
     views: list[SeatView] = []
-    for assignment in loaded.match.seats:
-        if web is not None and assignment.seat == web.human_seat:
-            is_you = viewer == assignment.seat
-            views.append(SeatView(seat=assignment.seat, label=YOU_LABEL if is_you else PERSON_LABEL, is_you=is_you,
-                                  model=None))
-        elif hidden:
-            views.append(SeatView(seat=assignment.seat, label=HIDDEN_LABEL, is_you=False, model=None))
+    for assignment in current:
+        name = assignment.seat
+        is_you = viewer == name
+        if assignment.player_kind == HUMAN:
+            person = loaded.person(name)
+            joined = person is None or person.joined_at is not None
+            views.append(SeatView(seat=name, label=YOU_LABEL if is_you else PERSON_LABEL, is_you=is_you, model=None,
+                                  person=True, joined=joined))
+            continue
+        taken_over = started.get(name, assignment).player_kind == HUMAN
+        if hidden:
+            views.append(SeatView(seat=name, label=HIDDEN_LABEL, is_you=is_you, model=None, taken_over=taken_over))
         else:
-            name = assignment.model or assignment.player_kind
-            views.append(SeatView(seat=assignment.seat, label=name, is_you=False, model=assignment.model))
+            views.append(SeatView(seat=name, label=assignment.model or assignment.player_kind, is_you=is_you,
+                                  model=assignment.model, taken_over=taken_over))
     return views
 
 
-def _outcome_view(outcome: Outcome | None, viewer: str | None) -> OutcomeView | None:
+def _recorded_outcome(loaded: Loaded) -> Outcome | None:
+    for record in reversed(loaded.records):
+        if isinstance(record.event, MatchEnded):
+            return record.event.outcome
+    return loaded.match.outcome
+
+
+def _outcome_view(outcome: Outcome | None, seats: Sequence[SeatView], viewer: str | None) -> OutcomeView | None:
     if outcome is None:
         return None
-    you_won = None if viewer is None or outcome.status == "aborted" else outcome.winner == viewer
-    return OutcomeView(status=outcome.status, winner=outcome.winner, reason=outcome.reason, rounds=outcome.rounds,
-                       you_won=you_won)
+    labels = {seat.seat: seat.label for seat in seats}
+    results = []
+    for seat in seats:
+        result = outcome.result_for(seat.seat)
+        results.append(SeatResultView(seat=seat.seat, label=labels[seat.seat], team=result.team, won=result.won,
+                                      placement=result.placement, eliminated_round=result.eliminated_round,
+                                      elimination=result.elimination, score=result.score,
+                                      forfeited=result.forfeited))
+    you_won = outcome.result_for(viewer).won if viewer is not None and viewer in labels else None
+    return OutcomeView(status=outcome.status, winners=list(outcome.winners), winning_team=outcome.winning_team,
+                       winner=outcome.winner, reason=outcome.reason, rounds=outcome.rounds, you_won=you_won,
+                       results=results)
 
 
-def _last_rejection(events: Sequence[Event], seat: str) -> str | None:
-    """The reason the seat's last reply was refused, while that move is still to be made."""
-    return next((r.reason for r in reversed(pending_rejections(events)) if r.seat == seat), None)
-
-
-def _status(loaded: Loaded, where: Position, viewer: str | None) -> ViewStatus:
+def _status(table: Table, viewer: str | None) -> ViewStatus:
+    loaded = table.loaded
     if loaded.finished:
         return "finished"
-    if loaded.web is None or loaded.web.mode == "watch":
+    if loaded.web is None or loaded.web.mode == "watch" or viewer is None:
         return "watching"
-    if where.to_move is not None and where.to_move == viewer:
+    if viewer not in table.people:
+        return "left"
+    if table.asks_of(viewer):
         return "your_turn"
-    return "thinking"
+    if table.rules_outcome is not None or any(not table.for_person(ask) for ask in table.asks):
+        return "thinking"
+    return "waiting"
 
 
-def match_view(game: Game[Any], loaded: Loaded, viewer: str | None, *, survey_given: bool = False,
-               token: str | None = None) -> MatchView:
-    """The view of ``loaded`` for a viewer holding seat ``viewer`` (``None``: the public)."""
-    where = position(game, loaded)
-    seats = _seat_views(loaded, viewer)
+def turn_view(table: Table, seat: str, ask: Ask) -> TurnView:
+    choices = list(ask.constraint.choices) if ask.constraint is not None and ask.constraint.choices else None
+    return TurnView(seat=seat, role=ask.role, party=ask.party, kind=ask.kind, display=ask.display,
+                    instructions=ask.instructions, choices=choices, max_chars=None if choices else ask.max_chars,
+                    one_line=ask.one_line)
+
+
+def _last_rejection(table: Table, asks: Sequence[Ask]) -> str | None:
+    """The reason the viewer's last reply was refused, while that move is still to be made."""
+    events = table.loaded.events
+    for ask in asks:
+        refused = pending_rejections(events, ask.party)
+        if refused:
+            return refused[-1].reason
+    return None
+
+
+def _disclosures(table: Table, viewer: str | None) -> list[DisclosureView]:
+    loaded = table.loaded
+    held = (viewer,) if viewer is not None else ()
+    return [DisclosureView(key=item.key, value=item.value, label=item.label, revealed_label=item.revealed_label,
+                           seats=list(item.seats), yours=viewer in item.seats)
+            for item in disclosed_to(table.game, loaded.match.spec, held, over=loaded.finished)]
+
+
+def _transcript(table: Table, seats: Sequence[SeatView]) -> list[LineView]:
     labels = {seat.seat: seat.label for seat in seats}
-    status = _status(loaded, where, viewer)
-    turn: TurnView | None = None
-    rejected: str | None = None
-    if status == "your_turn" and viewer is not None:
-        ask = game.next_ask(where.state)
-        choices = list(ask.constraint.choices) if ask.constraint and ask.constraint.choices else None
-        turn = TurnView(seat=ask.seat, kind=ask.kind, display=ask.display, instructions=ask.instructions,
-                        choices=choices, max_chars=None if choices else max_chars(game.id, ask.kind))
-        rejected = _last_rejection(loaded.events, viewer)
+    return [LineView(seat=speaker, label=labels.get(speaker, GAME_LABEL), text=text)
+            for speaker, text in table.game.transcript(table.state)]
+
+
+def match_view(table: Table, viewer: str | None, *, survey_given: bool = False, token: str | None = None,
+               invites: Sequence[InviteView] | None = None) -> MatchView:
+    """The view of ``table`` for a viewer holding seat ``viewer`` (``None``: the public)."""
+    loaded = table.loaded
+    game = table.game
     over = loaded.finished
-    secret = loaded.match.spec.secret if over or (viewer is not None and viewer == game.secret_owner) else None
+    seats = _seat_views(list(table.seats.values()), loaded, viewer, live=not over)
+    status = _status(table, viewer)
+    asks = table.asks_of(viewer) if status == "your_turn" and viewer is not None else ()
+    turns = [turn_view(table, viewer, ask) for ask in asks] if viewer is not None else []
     is_play = loaded.web is not None and loaded.web.mode == "play"
     return MatchView(
         id=loaded.match.id,
@@ -159,25 +158,28 @@ def match_view(game: Game[Any], loaded: Loaded, viewer: str | None, *, survey_gi
         status=status,
         you=viewer,
         seats=seats,
-        transcript=[LineView(seat=seat, label=labels.get(seat, seat), text=text)
-                    for seat, text in game.transcript(where.state)],
-        turn=turn,
-        rejected=rejected,
-        outcome=_outcome_view(loaded.match.outcome, viewer) if over else None,
-        secret=secret,
+        transcript=_transcript(table, seats),
+        turns=turns,
+        turn=turns[0] if turns else None,
+        rejected=_last_rejection(table, asks),
+        waiting_for=[seat for seat in table.waiting_for() if seat != viewer] if not over else [],
+        disclosures=_disclosures(table, viewer),
+        outcome=_outcome_view(_recorded_outcome(loaded), seats, viewer) if over else None,
         survey_open=over and is_play and viewer is not None and not survey_given,
         token=token,
+        invites=list(invites) if invites is not None else None,
     )
 
 
-def replay_view(game: Game[Any], loaded: Loaded, retro: Sequence[RetroRecord]) -> ReplayView:
+def replay_view(table: Table, retro: Sequence[RetroRecord]) -> ReplayView:
     """The public, permanent view of a match (a batch run's too), with its retrospective outputs."""
-    public = match_view(game, loaded, None)
+    loaded = table.loaded
+    public = match_view(table, None)
     mode = loaded.web.mode if loaded.web is not None else "batch"
     return ReplayView(
         id=public.id, game=public.game, title=public.title, level=public.level, mode=mode, seq=public.seq,
-        status=public.status, seats=public.seats, transcript=public.transcript, outcome=public.outcome,
-        secret=public.secret,
+        status=public.status, seats=public.seats, transcript=public.transcript, disclosures=public.disclosures,
+        outcome=public.outcome,
         retro=[RetroView(round=r.round, kind=r.kind, model=r.model, output=r.output, error=r.error)
                for r in sorted(retro, key=lambda r: (r.round, r.kind))] if loaded.finished else [],
         created_at=loaded.match.created_at, ended_at=loaded.match.ended_at,
@@ -185,16 +187,11 @@ def replay_view(game: Game[Any], loaded: Loaded, retro: Sequence[RetroRecord]) -
 
 
 def summary(game: Game[Any], web: WebMatchRecord, match: MatchRecord) -> MatchSummary:
-    """A line of the public match list (watched matches, and finished ones)."""
+    """A line of the public match list (watched matches, and finished ones): the seats as the match began."""
     loaded = Loaded(match=match, web=web, records=())
     finished = match.status == "finished"
+    seats = _seat_views(match.seats, loaded, None, live=not finished)
     return MatchSummary(id=match.id, game=game.id, title=game.title, level=match.level, mode=web.mode,
-                        status="finished" if finished else "live", seats=_seat_views(loaded, None),
-                        outcome=_outcome_view(match.outcome, None) if finished else None,
+                        status="finished" if finished else "live", seats=seats,
+                        outcome=_outcome_view(match.outcome, seats, None) if finished else None,
                         created_at=match.created_at, ended_at=match.ended_at)
-
-
-def person_seat(game: Game[Any]) -> str:
-    """The seat a person takes by default: the one that is not evaluated (it holds the secret)."""
-    target = evaluated_seat(game)
-    return next(seat.name for seat in game.seats if seat.name != target)

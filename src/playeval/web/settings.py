@@ -13,6 +13,10 @@ from playeval.models import DEFAULT_MODEL
 ENV_DB = "PLAYEVAL_DB"
 ENV_MODELS = "PLAYEVAL_ARENA_MODELS"
 ENV_NO_CACHE = "PLAYEVAL_ARENA_NO_CACHE"
+ENV_JOIN_TIMEOUT = "PLAYEVAL_ARENA_JOIN_TIMEOUT_S"
+ENV_TURN_TIMEOUT = "PLAYEVAL_ARENA_TURN_TIMEOUT_S"
+ENV_ROLE_MODEL = "PLAYEVAL_ARENA_ROLE_MODEL"
+ENV_SWEEP = "PLAYEVAL_ARENA_SWEEP_S"
 
 
 class RateLimit(BaseModel):
@@ -27,12 +31,18 @@ class RateLimit(BaseModel):
 class ArenaSettings(BaseModel):
     """Everything the arena needs to start.
 
-    ``db``: database URL (``None``: the default SQLite file). ``models``: the models a person can meet; an
-    opponent is drawn from them unless the person picks one. ``writes``/``reads``: per-client rate limits
-    for requests that change something (start, move, abandon, survey, watch) and for the rest of ``/api``;
-    ``None`` turns a limit off. ``lease_s``: how long a process may hold a match's model move before another
-    may take it over (renewed while the model thinks). ``max_live_watches``: model-vs-model matches that may
-    run at once.
+    ``db``: database URL (``None``: the default SQLite file). ``models``: the models a person can meet; a seat's
+    model is drawn from them unless the person who sets the table up picks one. ``role_model``: the model that
+    plays the roles a game binds to ``local`` (a judge); default: playeval's local default model when it is
+    among ``models``, else the first of ``models``. ``writes``/``reads``: per-client rate limits for requests
+    that change something (start, join, move, abandon, survey, watch) and for the rest of ``/api``; ``None``
+    turns a limit off. ``lease_s``: how long a process may hold a match's model move before another may take
+    it over (renewed while the model thinks). ``max_live_watches``: model-vs-model matches that may run at once.
+
+    People at one table: an invited person who has not joined within ``join_timeout_s`` of the start, and (at a
+    table where two or more people still hold their seats) a person who has not moved within
+    ``turn_timeout_s`` of their ask, is replaced by the table's stand-in model. ``sweep_s``: how often each
+    server process checks these time-outs and picks up model moves that are due, without a request arriving.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -50,6 +60,10 @@ class ArenaSettings(BaseModel):
     heartbeat_s: float = Field(default=15.0, gt=0)
     stream_max_s: float = Field(default=3600.0, gt=0)
     max_live_watches: int = Field(default=4, ge=1)
+    join_timeout_s: float = Field(default=600.0, gt=0)
+    turn_timeout_s: float = Field(default=300.0, gt=0)
+    sweep_s: float = Field(default=5.0, gt=0)
+    role_model: str | None = None
     list_limit: int = Field(default=50, ge=1, le=500)
     secure_cookies: bool = False
 
@@ -65,16 +79,28 @@ class ArenaSettings(BaseModel):
     def _timing(self) -> ArenaSettings:
         if self.poll_s >= self.lease_s:
             raise ValueError("poll_s must be shorter than lease_s")
+        if self.role_model is not None and self.role_model not in self.models:
+            raise ValueError(f"role_model {self.role_model!r} must be one of the models ({', '.join(self.models)})")
         return self
 
     @property
     def default_model(self) -> str:
         return self.models[0]
 
+    @property
+    def local_model(self) -> str:
+        """The model that plays a role bound to ``local``: ``role_model``, else playeval's local default model
+        when the arena serves it, else the arena's default model."""
+        if self.role_model is not None:
+            return self.role_model
+        return DEFAULT_MODEL if DEFAULT_MODEL in self.models else self.default_model
+
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> ArenaSettings:
-        """Settings from ``PLAYEVAL_DB``, ``PLAYEVAL_ARENA_MODELS`` (comma-separated) and
-        ``PLAYEVAL_ARENA_NO_CACHE`` (``1`` turns the response cache off); the rest keep their defaults."""
+        """Settings from ``PLAYEVAL_DB``, ``PLAYEVAL_ARENA_MODELS`` (comma-separated),
+        ``PLAYEVAL_ARENA_NO_CACHE`` (``1`` turns the response cache off), ``PLAYEVAL_ARENA_JOIN_TIMEOUT_S``,
+        ``PLAYEVAL_ARENA_TURN_TIMEOUT_S``, ``PLAYEVAL_ARENA_SWEEP_S`` (seconds) and ``PLAYEVAL_ARENA_ROLE_MODEL``;
+        the rest keep their defaults."""
         env = os.environ if environ is None else environ
         values: dict[str, object] = {}
         if env.get(ENV_DB, "").strip():
@@ -83,4 +109,8 @@ class ArenaSettings(BaseModel):
             values["models"] = tuple(part for part in env[ENV_MODELS].split(","))
         if env.get(ENV_NO_CACHE, "").strip() in {"1", "true", "yes"}:
             values["use_cache"] = False
+        for name, field in ((ENV_JOIN_TIMEOUT, "join_timeout_s"), (ENV_TURN_TIMEOUT, "turn_timeout_s"),
+                            (ENV_SWEEP, "sweep_s"), (ENV_ROLE_MODEL, "role_model")):
+            if env.get(name, "").strip():
+                values[field] = env[name].strip()
         return cls.model_validate(values)

@@ -10,7 +10,12 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-ViewStatus = Literal["your_turn", "thinking", "finished", "watching"]
+from playeval.core.info import Scalar
+
+ViewStatus = Literal["your_turn", "thinking", "waiting", "left", "finished", "watching"]
+"""``your_turn``: the viewer has an open ask. ``thinking``: a model (or a role) is moving. ``waiting``: other
+people are to move (or to join). ``left``: a model plays the viewer's seat now (they left or ran out of time).
+``watching``: a public view of a live model-vs-model match. ``finished``: the match is over."""
 Mode = Literal["play", "watch"]
 ReplayMode = Literal["play", "watch", "batch"]
 
@@ -34,11 +39,18 @@ class RejectedMove(_View):
 
 
 class SeatView(_View):
+    """A player at the table. ``label``: "You", "Person", or the model (hidden while the match is anonymous and
+    live). ``person``: a person holds the seat now; ``joined``: that person has come to the table (``None``
+    for a model's seat); ``taken_over``: a model took the seat over from its person."""
+
     seat: str
     label: str
     is_you: bool
     model: str | None
-    """``None`` while the opponent is anonymous and the match is live (and for a person's seat)."""
+    """``None`` while the models are anonymous and the match is live (and for a person's seat)."""
+    person: bool = False
+    joined: bool | None = None
+    taken_over: bool = False
 
 
 class LineView(_View):
@@ -48,22 +60,64 @@ class LineView(_View):
 
 
 class TurnView(_View):
-    """The viewer's own ask, when it is their move."""
+    """One of the viewer's own open asks: to their seat, or to a role bound to their seat (``role``)."""
 
     seat: str
+    role: str | None
+    party: str
     kind: str
     display: str
     instructions: str
     choices: list[str] | None
     max_chars: int | None
+    """The longest reply the rules take (``None``: the reply is one of ``choices``, or the game sets no limit)."""
+    one_line: bool
+
+
+class DisclosureView(_View):
+    """Hidden information the viewer may see: their own while the match is played, everything at the end.
+    ``label`` is what its holder reads ("Your word"), ``revealed_label`` what everyone reads at the end."""
+
+    key: str
+    value: str
+    label: str
+    revealed_label: str
+    seats: list[str]
+    yours: bool
+
+
+class SeatResultView(_View):
+    """How the match went for one seat (``won`` is ``None`` when the seat's match is not scored)."""
+
+    seat: str
+    label: str
+    team: str | None
+    won: bool | None
+    placement: int | None
+    eliminated_round: int | None
+    elimination: str | None
+    score: float | None
+    forfeited: bool
 
 
 class OutcomeView(_View):
     status: str
+    winners: list[str]
+    winning_team: str | None
     winner: str | None
+    """The one winning seat, when there is exactly one."""
     reason: str
     rounds: int
     you_won: bool | None
+    results: list[SeatResultView]
+
+
+class InviteView(_View):
+    """A join link for a person's seat, given once, to the person who set the table up. The seat's token is in
+    the link's fragment, which a browser never sends to the server."""
+
+    seat: str
+    url: str
 
 
 class MatchView(_View):
@@ -77,12 +131,25 @@ class MatchView(_View):
     you: str | None
     seats: list[SeatView]
     transcript: list[LineView]
+    turns: list[TurnView]
     turn: TurnView | None
+    """The first of ``turns`` (most tables ask a person one thing at a time)."""
     rejected: str | None
+    waiting_for: list[str]
+    """The people's seats whose moves are awaited now (the viewer's own aside)."""
+    disclosures: list[DisclosureView]
     outcome: OutcomeView | None
-    secret: str | None
     survey_open: bool
     token: str | None = None
+    invites: list[InviteView] | None = None
+
+
+class CheckView(_View):
+    """A reply checked against the viewer's open ask by the game's rules, without recording anything."""
+
+    ok: bool
+    error: Literal["format", "rule"] | None
+    reason: str | None
 
 
 class RetroView(_View):
@@ -107,8 +174,8 @@ class ReplayView(_View):
     status: ViewStatus
     seats: list[SeatView]
     transcript: list[LineView]
+    disclosures: list[DisclosureView]
     outcome: OutcomeView | None
-    secret: str | None
     retro: list[RetroView]
     created_at: datetime
     ended_at: datetime | None
@@ -132,11 +199,26 @@ class LevelView(_View):
     description: str
 
 
+class OptionView(_View):
+    """A setting the person who sets the table up may choose (a whole number, a number, true/false or a choice)."""
+
+    name: str
+    description: str
+    default: Scalar
+    minimum: float | None
+    maximum: float | None
+    choices: list[str] | None
+
+
 class InputView(_View):
+    """What a person in ``seat`` provides before the match (checked by ``core.inputs.check_inputs``)."""
+
     key: str
     prompt: str
+    seat: str
     hidden: bool
     choices: list[str] | None
+    required: bool
     max_chars: int
 
 
@@ -144,16 +226,32 @@ class GameSeatView(_View):
     seat: str
     role: str
     evaluated: bool
+    person: bool
+
+
+class RoleView(_View):
+    """A part of the game that is not a player (a judge): a model plays it, or the person in the seat it is
+    bound to."""
+
+    role: str
+    does: str
 
 
 class GameInfo(_View):
+    """A game as the arena presents it, in the game's own words (its ``presentation``)."""
+
     id: str
     title: str
+    name: str
+    tagline: str
+    pitch: str
+    how: list[str]
     levels: list[LevelView]
+    options: list[OptionView]
+    seats: list[GameSeatView]
+    roles: list[RoleView]
     person_seat: str
     person_inputs: list[InputView]
-    max_clue_chars: int | None
-    seats: list[GameSeatView]
 
 
 class ModelsView(_View):

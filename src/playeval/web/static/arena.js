@@ -100,10 +100,34 @@
     return Number(value).toFixed(digits === undefined ? 1 : digits);
   }
 
-  const GAME_NAMES = { akinator: "Akinator", taboo: "Taboo", bluffing: "Bluffing" };
+  let gameNames = null;
 
+  /** A game's name as the game presents itself: the server lists every game's name on the page's body. */
   function gameName(id) {
-    return GAME_NAMES[id] || id;
+    if (gameNames === null) {
+      try {
+        gameNames = JSON.parse(document.body.dataset.gameNames || "{}");
+      } catch (err) {
+        gameNames = {};
+      }
+    }
+    return gameNames[id] || id;
+  }
+
+  /** A seat's or role's name for people: "clue_giver" reads "Clue giver". */
+  function seatName(name) {
+    const text = String(name || "").replace(/_/g, " ");
+    return text ? text[0].toUpperCase() + text.slice(1) : text;
+  }
+
+  let gamesRequest = null;
+
+  /** Every game as GET /api/games describes it (fetched once per page). */
+  function games() {
+    if (gamesRequest === null) {
+      gamesRequest = api("GET", "/api/games").then((result) => (result.ok && Array.isArray(result.data) ? result.data : []));
+    }
+    return gamesRequest;
   }
 
   function formatTime(value) {
@@ -129,5 +153,5 @@
 
   document.addEventListener("DOMContentLoaded", describeLevels);
 
-  window.Arena = { el, clear, show, api, detailOf, fillModels, percent, number, gameName, formatTime };
+  window.Arena = { el, clear, show, api, detailOf, fillModels, percent, number, gameName, seatName, games, formatTime };
 })();

@@ -5,7 +5,7 @@ document.addEventListener("DOMContentLoaded", () => {
   const { el, clear, api, percent, number, gameName } = window.Arena;
   const form = document.getElementById("filters");
   const plot = document.getElementById("plot");
-  const GAMES = ["all", "akinator", "taboo", "bluffing"];
+  const GAMES = [...form.querySelectorAll('input[name="game"]')].map((input) => input.value);
   const SOURCES = ["all", "live", "batch"];
   let request = 0;
 

@@ -1,9 +1,10 @@
 /* Watch page: start a model-vs-model match (POST /api/watch) and list the ones running or just finished. */
 "use strict";
 
-document.addEventListener("DOMContentLoaded", () => {
-  const { el, clear, api, gameName, formatTime } = window.Arena;
-  const games = JSON.parse(document.getElementById("games-data").textContent);
+document.addEventListener("DOMContentLoaded", async () => {
+  const { el, clear, api, gameName, seatName, formatTime } = window.Arena;
+  const games = await window.Arena.games();
+  if (!games.length) return;
   const gameSelect = document.getElementById("watch-game");
   const levelSelect = document.getElementById("watch-level");
   const pickers = document.getElementById("seat-pickers");
@@ -11,10 +12,6 @@ document.addEventListener("DOMContentLoaded", () => {
   const error = document.getElementById("watch-error");
   const start = document.getElementById("watch-start");
   let models = [];
-
-  function capitalise(text) {
-    return text ? text[0].toUpperCase() + text.slice(1) : text;
-  }
 
   function currentGame() {
     return games.find((game) => game.id === gameSelect.value) || games[0];
@@ -47,9 +44,9 @@ document.addEventListener("DOMContentLoaded", () => {
       if (models.includes(picked.get(seat.seat))) select.value = picked.get(seat.seat);
       pickers.append(
         el("div", { className: "field" }, [
-          el("label", { text: capitalise(seat.seat.replace(/_/g, " ")), attrs: { for: id } }),
+          el("label", { text: seatName(seat.seat), attrs: { for: id } }),
           select,
-          el("p", { className: "help", text: capitalise(seat.role) + "." }),
+          el("p", { className: "help", text: seatName(seat.role) + "." }),
         ]),
       );
     }
