@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from playeval.core.ask import Ask
 from playeval.core.messages import system, user
-from playeval.engine import MemoryRecorder, RunConfig, build_players, plan_matches, play_match
 from playeval.core.registry import default_registry
+from playeval.engine import MemoryRecorder, RunConfig, build_players, plan_matches, play_match
 from playeval.games.taboo import CLUE_GIVER, GUESSER, Taboo
 from playeval.models import ModelHub, ModelRequest
 from playeval.players.llm import _fresh_retry

@@ -9,8 +9,7 @@ import pytest
 from playeval.core.errors import FormatError, RuleViolation
 from playeval.core.game import replay
 from playeval.core.match import Action, MatchSpec
-from playeval.games.akinator import ANSWERER, GUESSER, JUDGE, Akinator, AkinatorState, load_secrets
-from playeval.games.akinator import prompts
+from playeval.games.akinator import ANSWERER, GUESSER, JUDGE, Akinator, AkinatorState, load_secrets, prompts
 
 
 def spec(level: int = 1, secret: str | None = "an electric guitar") -> MatchSpec:

@@ -9,8 +9,8 @@ import pytest
 from playeval.core.ask import Ask
 from playeval.core.errors import ConfigError, FormatError, RuleViolation
 from playeval.core.events import ActionApplied, MatchEnded, ReplyRejected, SeatAssignment
-from playeval.core.inputs import check_inputs
 from playeval.core.game import RetroGame, disclosed_to, evaluated_seats, replay
+from playeval.core.inputs import check_inputs
 from playeval.core.match import Action, MatchSpec
 from playeval.engine import MemoryRecorder, play_match, state_from_events
 from playeval.games.bluffing import (
@@ -296,7 +296,7 @@ def test_a_person_is_asked_for_the_statement_and_its_hidden_truth() -> None:
     answers = check_inputs(game.id, game.person_inputs, {"statement": "I have a pet snake.", "secret": "FALSE"})
     own = game.new_spec(1, 9, random.Random(9), inputs=answers)
     assert own.hidden("secret") == "false" and own.params["statement"] == "I have a pet snake."
-    with pytest.raises(ConfigError, match="inputs.secret must be one of: true, false"):
+    with pytest.raises(ConfigError, match=r"inputs\.secret must be one of: true, false"):
         check_inputs(game.id, game.person_inputs, {"statement": "I have a pet snake.", "secret": "maybe"})
 
 

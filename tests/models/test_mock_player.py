@@ -7,11 +7,10 @@ import time
 import pytest
 
 from playeval.core.ask import OutputConstraint
-from playeval.core.events import ReplyRejected
+from playeval.core.events import ReplyRejected, SeatAssignment
 from playeval.core.messages import system, user
 from playeval.core.registry import default_registry
 from playeval.core.rng import match_rng
-from playeval.core.events import SeatAssignment
 from playeval.engine import MemoryRecorder, play_match
 from playeval.games.akinator.rules import _guess_grammar
 from playeval.games.bluffing.parsing import move_grammar

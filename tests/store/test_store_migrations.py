@@ -14,9 +14,8 @@ from playeval.store import SchemaTooNew, Store
 from playeval.store.migrate import current_revision, head_revision
 from playeval.store.schema import metadata
 
-TABLES = {"runs", "matches", "seats", "match_roles", "events", "model_calls", "retro_outputs", "web_matches", "web_seats",
-          "surveys",
-          "alembic_version"}
+TABLES = {"runs", "matches", "seats", "match_roles", "events", "model_calls", "retro_outputs", "web_matches",
+          "web_seats", "surveys", "alembic_version"}
 
 
 def test_fresh_database_reaches_head(db_url: str) -> None:

@@ -193,7 +193,8 @@ def test_unknown_ids_raise_not_found(store: Store) -> None:
 
 def test_calls_round_trip_and_marking(store: Store) -> None:
     match_id = store.create_match(spec=spec(), seats=seats())
-    first = store.add_calls(match_id, [call("Is it alive?"), call("Question 1: Is it alive?", cached=True)], seat="guesser")
+    first = store.add_calls(match_id, [call("Is it alive?"), call("Question 1: Is it alive?", cached=True)],
+                            seat="guesser")
     loose = store.add_calls(None, [call("unattached")])
     assert store.add_calls(match_id, [], seat="guesser") == []
     store.mark_calls(first[:1], parsed=None, error="format: no 'Question N:' prefix")

@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 
 import pytest
-
 from council import JUDGE, SEATS, TEAMS, Council, CouncilState
+
 from playeval.core import Action, FormatError, RuleViolation, disclosed_to, person_seat
 from playeval.core.registry import default_registry
 
@@ -84,8 +84,8 @@ def test_the_order_of_the_votes_does_not_change_the_result() -> None:
     for action in reversed(votes):
         backward = game.apply(backward, action)
     assert forward.out == backward.out and forward.out[-1].seat == "east" and forward.round == 2
-    assert game.transcript(forward)[-1] == ("game", "Round 1 votes: east for north, north for east, south for east, "
-                                                    "west for south; east is out.")
+    assert game.transcript(forward)[-1] == ("game", ("Round 1 votes: east for north, north for east, south for east, "
+                                                     "west for south; east is out."))
 
 
 def test_a_tie_puts_nobody_out_and_a_team_with_nobody_left_loses() -> None:

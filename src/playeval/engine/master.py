@@ -66,7 +66,8 @@ def pending_rejections(events: Sequence[Event], party: str) -> list[ReplyRejecte
 def current_asks(game: Game[Any], state: Any, events: Sequence[Event]) -> tuple[Ask, ...]:
     """The open asks, each with its party's refused replies and their reasons folded in."""
     asks: list[Ask] = []
-    for ask in game.next_asks(state):
+    for opened in game.next_asks(state):
+        ask = opened
         for rejection in pending_rejections(events, ask.party):
             ask = ask.retry(rejection.text, rejection.reason)
         asks.append(ask)

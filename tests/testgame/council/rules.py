@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Literal
 
+from council.players import ScriptedJudge, ScriptedSeat
 from playeval.core import (
     Action,
     Ask,
@@ -38,8 +39,6 @@ from playeval.core import (
 )
 from playeval.core.messages import system, user
 from playeval.core.normalize import normalize_name
-
-from council.players import ScriptedJudge, ScriptedSeat
 
 SEATS: tuple[str, ...] = ("north", "east", "south", "west")
 TEAMS: dict[str, str] = {"north": "red", "south": "red", "east": "blue", "west": "blue"}

@@ -175,8 +175,8 @@ class Akinator(GameBase):
         pitch=("Pick any object and keep it to yourself. The model fires yes-or-no questions at you and "
                "has a limited number of turns to name it. You answer with a click."),
         how=("Type an object only you know about. The model never sees it.",
-             "Answer each question with one of the buttons. Answer honestly: the fun is in seeing how it narrows "
-             "down.",
+             ("Answer each question with one of the buttons. Answer honestly: the fun is in seeing how it "
+              "narrows down."),
              "When the model guesses, tell it whether it got your object."),
         person_seat=ANSWERER,
     )

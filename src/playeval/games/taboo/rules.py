@@ -103,8 +103,8 @@ class Taboo(GameBase):
         pitch=("You get a secret word and five short messages to lead the model into a wrong guess. It wins "
                "by naming the word correctly or by getting through five rounds without writing it."),
         how=("The word appears once the game starts.",
-             f"Each message is at most {parsing.MAX_CLUE_CHARS} characters and must not contain the word or any "
-             "form of it.",
+             (f"Each message is at most {parsing.MAX_CLUE_CHARS} characters and must not contain the word or "
+              "any form of it."),
              "If the model slips and writes the word, it gets one guess to save itself."),
         person_seat=CLUE_GIVER,
     )
