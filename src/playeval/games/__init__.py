@@ -5,8 +5,9 @@ from typing import Any
 from playeval.core.game import Game
 from playeval.games.akinator import Akinator
 from playeval.games.bluffing import Bluffing
+from playeval.games.math import MathGame
 from playeval.games.taboo import Taboo
 
-BUILTIN_GAMES: tuple[type[Game[Any]], ...] = (Akinator, Bluffing, Taboo)
+BUILTIN_GAMES: tuple[type[Game[Any]], ...] = (Akinator, Bluffing, MathGame, Taboo)
 
-__all__ = ["BUILTIN_GAMES", "Akinator", "Bluffing", "Taboo"]
+__all__ = ["BUILTIN_GAMES", "Akinator", "Bluffing", "MathGame", "Taboo"]

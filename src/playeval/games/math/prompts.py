@@ -1,0 +1,42 @@
+"""The Math Game's prompts, written for playeval: three player variants, the judge, and the rule-application check."""
+
+from __future__ import annotations
+
+PLAYER_VARIANTS: tuple[str, ...] = (
+    ("You are playing a guess-the-rule game with numbers. A hidden rule makes each value of a sequence from the "
+     "value before it, and it may depend on whether the previous value's position (counted from 0) is even or odd. "
+     "You see some values; each turn, ask for more values or state the rule. Every request and every guess uses a "
+     "turn, so guess as soon as you are confident."),
+    ("A game master has a secret rule that turns each number of a sequence into the next one; the operation may "
+     "differ at even and odd positions (the first value is at position 0). Work out the exact rule: the operation "
+     "and its number. On your turn either request more of the sequence or give your guess. Fewer turns is better."),
+    ("Find the hidden rule of a number sequence. The rule computes the next value from the current one (and "
+     "possibly from whether the current position, starting at 0, is even or odd) using addition, subtraction, "
+     "multiplication or division. Each turn you may see more values or guess the rule; be precise about the "
+     "numbers involved."),)
+
+MOVE_FORMAT = ("Reply with exactly one line: 'MORE: <n>' to see n more values, or 'GUESS: <the rule in words, with "
+               "its exact numbers>'.")
+LAST_EXAMPLES = "Every value has been shown: this turn must be a guess ('GUESS: ...')."
+SEQUENCE = "The sequence so far (position: value):\n{values}"
+TURN = "Turn {turn} of {limit}. {left} more values can be shown."
+WRONG = "The judge did not accept your guess \"{guess}\"."
+
+APPLY = ("Before the judge rules, apply the rule you just guessed to another start of the same sequence. For each "
+         "line 'position i: value v', give the value that follows v. Reply with exactly {count} lines, each "
+         "'<line number>. <integer>'.\n{pairs}")
+
+JUDGE_SYSTEM = ("You check guesses in a number-sequence game. You know the hidden rule and the values the player "
+                "saw. A guess is right when it describes the same operations with the same numbers (in any words, "
+                "or as a formula); a guess that leaves out a number, gets one wrong, or misses that odd and even "
+                "positions differ is wrong. Reply with two lines: 'Verdict: yes' or 'Verdict: no', then "
+                "'Reason: <one short sentence>'.")
+JUDGE_USER = "Hidden rule: {rule}\nValues shown: {values}\nThe player's guess: {guess}"
+
+JUDGE_GRAMMAR = 'root ::= "Verdict: " ("yes" | "no") "\\nReason: " [^\\n]{1,200}\n'
+MOVE_GRAMMAR = 'root ::= "MORE: " [1-9] [0-9]? | "GUESS: " [^\\n]{5,300}\n'
+
+
+def apply_grammar(count: int) -> str:
+    lines = " ".join(f'"{number}. " int "\\n"' for number in range(1, count + 1))
+    return f'root ::= {lines}\nint ::= "-"? [0-9]{{1,14}}\n'

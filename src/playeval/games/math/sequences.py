@@ -1,0 +1,153 @@
+"""The Math Game's concealed rules: a next-value function ``generate_next(current_value, index)``, drawn from a
+seeded RNG (GuessTheRuleBench section 4.4).
+
+* L1: one operation on the previous value (add, subtract, multiply or divide by a positive number), the same at
+  every index.
+* L2: as L1, with a negative multiplier or divisor (the sign flips at every step, so the sequence jumps).
+* L3: one operation at even indices and another at odd ones.
+
+A value is ``rule(value, index)`` of the one before it, index counting from 0 at the start value. A drawn rule is
+rejected, and another drawn, when its sequence overflows (``MAX_ABS``), goes constant (a step that changes
+nothing, or a value that repeats its predecessor), or stops being integer-valued (a division that does not come
+out even). The rule is data (``Step``s), so the game stays pure: no code is run to produce a value.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Literal
+
+Op = Literal["add", "sub", "mul", "div"]
+
+MAX_ABS = 10**12
+"""A sequence whose values leave ``[-MAX_ABS, MAX_ABS]`` overflows."""
+SEQUENCE_LENGTH = 15
+"""Values a rule must produce without overflowing, repeating or leaving the integers: the examples available
+(the paper's example sequence has 13)."""
+HELD_OUT = 10
+"""Next values the player predicts after each guess, from another start value (the rule-application check)."""
+MAX_DRAWS = 200
+
+_WORDS: dict[Op, str] = {"add": "add", "sub": "subtract", "mul": "multiply by", "div": "divide by"}
+
+
+@dataclass(frozen=True)
+class Step:
+    """One operation with its operand."""
+
+    op: Op
+    operand: int
+
+    def apply(self, value: int) -> int | None:
+        """The next value, or ``None`` when it is not an integer (a division that does not come out even)."""
+        if self.op == "add":
+            return value + self.operand
+        if self.op == "sub":
+            return value - self.operand
+        if self.op == "mul":
+            return value * self.operand
+        if self.operand == 0 or value % self.operand != 0:
+            return None
+        return value // self.operand
+
+    def describe(self) -> str:
+        return f"{_WORDS[self.op]} {self.operand}"
+
+    def code(self) -> str:
+        symbol = {"add": "+", "sub": "-", "mul": "*", "div": "//"}[self.op]
+        return f"current_value {symbol} {self.operand}" if self.operand >= 0 else \
+            f"current_value {symbol} ({self.operand})"
+
+
+@dataclass(frozen=True)
+class MathRule:
+    """A concealed rule: ``even`` applies at even indices, ``odd`` at odd ones (the same step at L1 and L2)."""
+
+    even: Step
+    odd: Step
+    start: int
+
+    def next_value(self, value: int, index: int) -> int | None:
+        return (self.even if index % 2 == 0 else self.odd).apply(value)
+
+    def sequence(self, length: int = SEQUENCE_LENGTH) -> list[int] | None:
+        """The first ``length`` values, or ``None`` when the rule breaks one of the module's conditions."""
+        values = [self.start]
+        while len(values) < length:
+            following = self.next_value(values[-1], len(values) - 1)
+            if following is None or abs(following) > MAX_ABS or following == values[-1]:
+                return None
+            values.append(following)
+        if len(set(values)) < min(length, 4):
+            return None
+        return values
+
+    def describe(self) -> str:
+        """The rule in words, as the judge is told it."""
+        if self.even == self.odd:
+            return f"each value is the previous value: {self.even.describe()}"
+        return (f"each value is the previous value: {self.even.describe()} when the previous value's index is even "
+                f"(the first value has index 0), and {self.odd.describe()} when it is odd")
+
+    def code(self) -> str:
+        """The rule as the paper's next-value function (for people reading the revealed rule)."""
+        if self.even == self.odd:
+            return f"def generate_next(current_value, index):\n    return {self.even.code()}"
+        return (f"def generate_next(current_value, index):\n    if index % 2 == 0:\n        return {self.even.code()}\n"
+                f"    return {self.odd.code()}")
+
+    def to_setup(self) -> dict[str, object]:
+        return {"even": [self.even.op, self.even.operand], "odd": [self.odd.op, self.odd.operand],
+                "start": self.start}
+
+    @classmethod
+    def from_setup(cls, setup: dict[str, object]) -> MathRule:
+        even, odd = setup["even"], setup["odd"]
+        assert isinstance(even, list) and isinstance(odd, list)
+        return cls(even=Step(even[0], int(even[1])), odd=Step(odd[0], int(odd[1])), start=int(str(setup["start"])))
+
+
+def _step(rng: random.Random, negative: bool) -> Step:
+    op: Op = rng.choice(("mul", "div") if negative else ("add", "sub", "mul", "div"))
+    if op in ("add", "sub"):
+        return Step(op, rng.randint(1, 12))
+    operand = rng.randint(2, 4)
+    return Step(op, -operand if negative else operand)
+
+
+def _start(rng: random.Random, even: Step, odd: Step) -> int:
+    """A small start value, times enough factors of the divisors for every division to come out even."""
+    start = rng.randint(1, 9)
+    for index in range(SEQUENCE_LENGTH - 1):
+        step = even if index % 2 == 0 else odd
+        if step.op == "div":
+            start *= abs(step.operand)
+    return start
+
+
+def draw_rule(level: int, rng: random.Random) -> MathRule:
+    """A rule of ``level`` whose first ``SEQUENCE_LENGTH`` values, and those from the held-out start, are valid;
+    raises ``RuntimeError`` when none is found in ``MAX_DRAWS`` tries."""
+    if level not in (1, 2, 3):
+        raise ValueError(f"the math game has levels 1, 2 and 3, not {level}")
+    for _ in range(MAX_DRAWS):
+        even = _step(rng, negative=level == 2)
+        odd = even if level < 3 else _step(rng, negative=False)
+        if level == 3 and odd == even:
+            continue
+        rule = MathRule(even=even, odd=odd, start=_start(rng, even, odd))
+        if rule.sequence() is not None and held_out(rule) is not None:
+            return rule
+    raise RuntimeError(f"no valid level-{level} rule in {MAX_DRAWS} draws")
+
+
+def held_out(rule: MathRule) -> list[tuple[int, int, int]] | None:
+    """``HELD_OUT`` (value, index, next value) triples of the rule from another start value (twice the start plus
+    the first divisor, or three times the start when a division needs its factors), never shown as examples."""
+    divides = "div" in (rule.even.op, rule.odd.op)
+    other = MathRule(even=rule.even, odd=rule.odd, start=rule.start * 3 if divides else rule.start * 2 + 1)
+    values = other.sequence(HELD_OUT + 1)
+    if values is None:
+        return None
+    return [(values[index], index, values[index + 1]) for index in range(HELD_OUT)]
