@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from playeval.cli.console import outcome_label
 from playeval.core import Action, ConfigError, FormatError, RuleViolation, disclosed_to
 from playeval.core.events import RoleAssignment, SeatAssignment
 from playeval.engine import MemoryRecorder, play_match, state_from_events
@@ -106,8 +107,13 @@ def test_the_game_ends_at_max_turns_and_when_the_values_run_out() -> None:
     outcome = game.outcome(state)
     assert outcome is not None and outcome.winners == () and "within 3 turns" in outcome.reason
     assert outcome.result_for(PLAYER).won is False
+    assert outcome_label(outcome, PLAYER) == "lost"  # a one-seat game that nobody won is no draw
     state = game.apply(start(), more(SEQUENCE_LENGTH - 2))
-    assert "must be a guess" in game.next_asks(state)[0].messages[-1].content
+    last_ask = game.next_asks(state)[0]
+    assert "must be a guess" in last_ask.messages[-1].content
+    assert last_ask.constraint is not None and "MORE" not in (last_ask.constraint.grammar or "")
+    with pytest.raises(RuleViolation, match="every value has been shown"):
+        game.apply(state, more(1))
     state = game.apply(game.apply(game.apply(state, guess("no idea")), apply_rule(state)), verdict(False))
     outcome = game.outcome(state)
     assert outcome is not None and "every value was shown" in outcome.reason

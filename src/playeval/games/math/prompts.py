@@ -35,6 +35,7 @@ JUDGE_USER = "Hidden rule: {rule}\nValues shown: {values}\nThe player's guess: {
 
 JUDGE_GRAMMAR = 'root ::= "Verdict: " ("yes" | "no") "\\nReason: " [^\\n]{1,200}\n'
 MOVE_GRAMMAR = 'root ::= "MORE: " [1-9] [0-9]? | "GUESS: " [^\\n]{5,300}\n'
+GUESS_GRAMMAR = 'root ::= "GUESS: " [^\\n]{5,300}\n'
 
 
 def apply_grammar(count: int) -> str:

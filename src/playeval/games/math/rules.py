@@ -174,7 +174,8 @@ class MathGame(GameBase):
         sequence = prompts.SEQUENCE.format(values=_listing(state.values[:state.shown]))
         return (Ask(seat=PLAYER, kind="move", display=f"{sequence}\n{note}", instructions=prompts.MOVE_FORMAT,
                     messages=(*conversation[:-1], user(f"{conversation[-1].content}\n\n{note}")),
-                    constraint=OutputConstraint(grammar=prompts.MOVE_GRAMMAR), max_tokens=80,
+                    constraint=OutputConstraint(grammar=prompts.GUESS_GRAMMAR if left == 0 else prompts.MOVE_GRAMMAR),
+                    max_tokens=80,
                     max_chars=MAX_GUESS_CHARS, one_line=True),)
 
     def _conversation(self, state: MathState) -> tuple[Message, ...]:
@@ -246,6 +247,8 @@ class MathGame(GameBase):
             wanted, left = int(action.text), len(state.values) - state.shown
             if wanted < 1:
                 raise RuleViolation("ask for at least one value.")
+            if left == 0:
+                raise RuleViolation("every value has been shown: guess the rule ('GUESS: ...').")
             if wanted > left:
                 raise RuleViolation(f"only {left} more values remain; ask for at most {left}, or guess.")
             return replace(state, shown=state.shown + wanted, turns=state.turns + 1,
