@@ -1,0 +1,1112 @@
+#!/usr/bin/env python3
+"""Build the Static Picnic data set (items, categories and rules) from WordNet 3.0.
+
+GuessTheRuleBench's "Static Picnic" game (seed paper, section 4.1) hides a rule such as
+"items that are musical instruments" and shows the player items that may be brought to
+the picnic. This script regenerates the data the game ships:
+
+* ``items.json``: everyday items (foods, tools, animals, clothing, furniture, ...), each
+  with the ids of the categories it belongs to, and the categories themselves;
+* ``rules.json``: rules of level 1 (items in one category), level 2 (items in both of two
+  categories) and level 3 (items in all of three categories), each with its positive items.
+
+Everything comes from WordNet 3.0 as Debian packages it (``wordnet-base``), read with
+NLTK's WordNet reader. A word list (Debian's ``wamerican-small``, SCOWL size 35) is used
+only as a filter that keeps common words. See ``data/PROVENANCE.md`` for the filters and
+the licences. The game itself never imports NLTK: it reads the shipped JSON.
+
+What to install (none of it is a dependency of playeval)::
+
+    apt-get install -y wordnet-base wamerican-small
+    python3 -m venv /tmp/picnic-venv && /tmp/picnic-venv/bin/pip install nltk
+    /tmp/picnic-venv/bin/python scripts/build_static_picnic.py
+
+The output is deterministic: the same WordNet files and word list give byte-identical JSON.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import itertools
+import json
+import re
+import shutil
+import sys
+import tempfile
+import warnings
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, NoReturn
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_OUT = REPO_ROOT / "src" / "playeval" / "games" / "static_picnic" / "data"
+DEFAULT_WORDNET_DIR = Path("/usr/share/wordnet")
+DEFAULT_WORDLIST = Path("/usr/share/dict/american-english-small")
+
+INSTALL_HINT = (
+    "Install what this script needs (none of it is a dependency of playeval):\n"
+    "  apt-get install -y wordnet-base wamerican-small\n"
+    "  python3 -m venv /tmp/picnic-venv && /tmp/picnic-venv/bin/pip install nltk\n"
+    "  /tmp/picnic-venv/bin/python scripts/build_static_picnic.py"
+)
+
+# The WordNet files NLTK's reader opens. Debian's wordnet-base ships all of them in
+# /usr/share/wordnet except ``lexnames``, which is written from LEXNAMES below.
+WORDNET_FILES = (
+    "data.adj",
+    "data.adv",
+    "data.noun",
+    "data.verb",
+    "index.adj",
+    "index.adv",
+    "index.noun",
+    "index.verb",
+    "adj.exc",
+    "adv.exc",
+    "noun.exc",
+    "verb.exc",
+    "cntlist.rev",
+)
+
+# WordNet 3.0's 45 lexicographer files in file-number order, as listed in lexnames(5WN)
+# (/usr/share/man/man5/lexnames.5WN.gz in wordnet-base). The number after each name is
+# the syntactic category: 1 noun, 2 verb, 3 adjective, 4 adverb.
+LEXNAMES: tuple[tuple[str, int], ...] = (
+    ("adj.all", 3),
+    ("adj.pert", 3),
+    ("adv.all", 4),
+    ("noun.Tops", 1),
+    ("noun.act", 1),
+    ("noun.animal", 1),
+    ("noun.artifact", 1),
+    ("noun.attribute", 1),
+    ("noun.body", 1),
+    ("noun.cognition", 1),
+    ("noun.communication", 1),
+    ("noun.event", 1),
+    ("noun.feeling", 1),
+    ("noun.food", 1),
+    ("noun.group", 1),
+    ("noun.location", 1),
+    ("noun.motive", 1),
+    ("noun.object", 1),
+    ("noun.person", 1),
+    ("noun.phenomenon", 1),
+    ("noun.plant", 1),
+    ("noun.possession", 1),
+    ("noun.process", 1),
+    ("noun.quantity", 1),
+    ("noun.relation", 1),
+    ("noun.shape", 1),
+    ("noun.state", 1),
+    ("noun.substance", 1),
+    ("noun.time", 1),
+    ("verb.body", 2),
+    ("verb.change", 2),
+    ("verb.cognition", 2),
+    ("verb.communication", 2),
+    ("verb.competition", 2),
+    ("verb.consumption", 2),
+    ("verb.contact", 2),
+    ("verb.creation", 2),
+    ("verb.emotion", 2),
+    ("verb.motion", 2),
+    ("verb.perception", 2),
+    ("verb.possession", 2),
+    ("verb.social", 2),
+    ("verb.stative", 2),
+    ("verb.weather", 2),
+    ("adj.ppl", 3),
+)
+
+# ---------------------------------------------------------------------------------------
+# Item selection: which WordNet synsets may become items.
+# ---------------------------------------------------------------------------------------
+
+# Everyday roots: every hyponym (at any depth) of one of these synsets is a candidate item.
+# The value is the root's kind. An item's name may have a second, related sense: the
+# animal and its meat ("chicken"), or the plant and its fruit, vegetable, nut or herb
+# ("cherry"). COMPANION_KINDS says which kinds may be joined that way.
+ROOTS: dict[str, str] = {
+    # foods from plants
+    "edible_fruit.n.01": "produce",
+    "vegetable.n.01": "produce",
+    "edible_nut.n.01": "produce",
+    "herb.n.02": "produce",
+    "spice.n.02": "produce",
+    "grain.n.02": "produce",
+    # foods from animals
+    "meat.n.01": "meat",
+    "seafood.n.01": "meat",
+    "fish.n.02": "meat",
+    "egg.n.02": "meat",
+    # other foods and drinks
+    "baked_goods.n.01": "food",
+    "dairy_product.n.01": "food",
+    "beverage.n.01": "food",
+    "sweet.n.03": "food",
+    "dessert.n.01": "food",
+    "dish.n.02": "food",
+    "condiment.n.01": "food",
+    "snack_food.n.01": "food",
+    "pasta.n.02": "food",
+    "sweetening.n.01": "food",
+    # things people make and use
+    "musical_instrument.n.01": "artifact",
+    "kitchen_utensil.n.01": "artifact",
+    "cutlery.n.02": "artifact",
+    "tableware.n.01": "artifact",
+    "hand_tool.n.01": "artifact",
+    "edge_tool.n.01": "artifact",
+    "power_tool.n.01": "artifact",
+    "container.n.01": "artifact",
+    "furniture.n.01": "artifact",
+    "garment.n.01": "artifact",
+    "footwear.n.01": "artifact",
+    "footwear.n.02": "artifact",
+    "headdress.n.01": "artifact",
+    "glove.n.02": "artifact",
+    "jewelry.n.01": "artifact",
+    "bag.n.04": "artifact",
+    "plaything.n.01": "artifact",
+    "sports_equipment.n.01": "artifact",
+    "ball.n.01": "artifact",
+    "game_equipment.n.01": "artifact",
+    "home_appliance.n.01": "artifact",
+    "lamp.n.01": "artifact",
+    "source_of_illumination.n.01": "artifact",
+    "toiletry.n.01": "artifact",
+    "writing_implement.n.01": "artifact",
+    "vehicle.n.01": "artifact",
+    "timepiece.n.01": "artifact",
+    "bedclothes.n.01": "artifact",
+    "towel.n.01": "artifact",
+    "umbrella.n.01": "artifact",
+    "photographic_equipment.n.01": "artifact",
+    "electronic_equipment.n.01": "artifact",
+    "table_linen.n.01": "artifact",
+    "optical_instrument.n.01": "artifact",
+    "cleansing_agent.n.01": "artifact",
+    "cushion.n.03": "artifact",
+    "clothing.n.01": "artifact",
+    "tool.n.01": "artifact",
+    "key.n.01": "artifact",
+    "mirror.n.01": "artifact",
+    "comb.n.01": "artifact",
+    "brush.n.02": "artifact",
+    "needle.n.03": "artifact",
+    "tent.n.01": "artifact",
+    "book.n.02": "artifact",
+    "train.n.01": "artifact",
+    # animals
+    "mammal.n.01": "animal",
+    "bird.n.01": "animal",
+    "fish.n.01": "animal",
+    "insect.n.01": "animal",
+    "reptile.n.01": "animal",
+    "amphibian.n.03": "animal",
+    "crustacean.n.01": "animal",
+    "mollusk.n.01": "animal",
+    "arachnid.n.01": "animal",
+    "young_mammal.n.01": "animal",
+    # plants
+    "tree.n.01": "plant",
+    "shrub.n.01": "plant",
+    "flower.n.01": "plant",
+    "vine.n.01": "plant",
+    "vegetable.n.02": "plant",
+    "herb.n.01": "plant",
+    "bulbous_plant.n.01": "plant",
+    "succulent.n.01": "plant",
+    # timber: the wood of a tree ("oak", "cherry")
+    "wood.n.01": "wood",
+    # colours named after things ("orange", "chocolate"): only ever a companion sense
+    "color.n.01": "colour",
+}
+
+# Roots that are everyday things themselves (the other roots, such as "furniture" or
+# "mammal", are too general to be items).
+ROOT_ITEMS: frozenset[str] = frozenset(
+    {
+        "egg.n.02",
+        "towel.n.01",
+        "umbrella.n.01",
+        "ball.n.01",
+        "lamp.n.01",
+        "glove.n.02",
+        "key.n.01",
+        "mirror.n.01",
+        "comb.n.01",
+        "brush.n.02",
+        "needle.n.03",
+        "tent.n.01",
+        "book.n.02",
+        "train.n.01",
+    }
+)
+
+# Kinds that never make an item on their own, only a companion sense of one.
+COMPANION_ONLY_KINDS: frozenset[str] = frozenset({"colour"})
+
+# Pairs of kinds whose senses of one word are the same thing in two roles. A colour sense
+# may join any other kind: "orange" is a fruit and a colour, "chalk" a writing implement
+# and a shade of white.
+COMPANION_KINDS: frozenset[frozenset[str]] = frozenset(
+    {
+        frozenset({"meat", "animal"}),
+        frozenset({"produce", "plant"}),
+        frozenset({"plant", "wood"}),
+        frozenset({"produce", "wood"}),
+    }
+)
+
+# A meat or seafood sense joins an animal sense only when its definition says it is the
+# animal's flesh (so "dog" the animal is not also a hot dog).
+FLESH_GLOSS = re.compile(r"\b(flesh|meat)\b")
+
+# Lexicographer files an item's sense may come from.
+ITEM_LEXNAMES: frozenset[str] = frozenset({"noun.food", "noun.artifact", "noun.animal", "noun.plant"})
+
+# Definitions or usage domains that mark a word as offensive in any of its senses; such a
+# word is never an item, whatever sense the item would have had.
+OFFENSIVE_GLOSS = re.compile(r"\b(obscene|vulgar|offensive (term|name|word)|ethnic slur|derogatory|disparaging)")
+OFFENSIVE_USAGE: frozenset[str] = frozenset({"obscenity", "vulgarism", "ethnic_slur", "disparagement", "derogation"})
+
+NAME_PATTERN = re.compile(r"[a-z]+( [a-z]+)?")
+
+
+def names_from_text(text: str) -> frozenset[str]:
+    """The comma-separated names in ``text`` (line breaks are separators too)."""
+    return frozenset(part.strip() for part in text.replace("\n", ",").split(",") if part.strip())
+
+
+# Names removed after reading the candidates: obscure senses the automatic filters let
+# through, words a player would read in another sense, collective or overly general terms
+# ("cutlery", "vehicle"), and items that are not everyday things. See PROVENANCE.md.
+BLOCKED_NAMES: frozenset[str] = names_from_text(
+    """
+    accessory, admiral, aircraft, alcohol, alkali bee, altar, amphibian, angler, ani, apple tree, arbor, ark,
+    audio system, bale, bandwagon, bar, baritone, base, basin, bath, bathtub gin, battering ram, beaver, bender,
+    bird, bitch, bitter, bittersweet, black, black bread, black olive, blackjack, bladder, blancmange, blinker,
+    blinks, blue, bluegrass, boa, bodice, boiler, bombard, bomber, bones, booster, bootee, booth, bootleg,
+    bovine, bowler, boxcar, brace, brat, brew, britches, broiler, broom, buck, buffet, bug, bullet, bumper,
+    bunk, bunker, burr, bush jacket, butt, caddy, canine, cantaloup, capsule, carnivore, cartridge belt, casket,
+    caster, castle, cereal, char, charger, chat, chatterbox, cheat, chess, chow, chuck, chuck wagon, chum,
+    circuitry, cistern, citrus, cleavers, climber, cling, clothes, cob, coffer, coffin, collar, comma, commuter,
+    compact, conifer, conserve, console, cooker, cooking utensil, cooler, cope, coral, cords, corn syrup,
+    cosmetic, cottage tent, cottontail, counter, courser, craft, crank, crawfish, credence, crisp, crock,
+    crockery, cur, cut glass, cutlery, cutter, cypress tree, dairy cattle, dandy, dark bread, deck, denim,
+    derelict, detector, die, diner, dinner pail, dispenser, dock, domino, dope, dowdy, drone, drove, duff,
+    dugout, edger, electric, electric refrigerator, emperor, empty, ephemeral, equine, everlasting, fatigues,
+    feline, fish hawk, fizz, flagship, flamboyant, flannel, flat bench, flats, flicker, float, flue, font,
+    footage, footlights, formal, frail, freight car, frock, fruit tree, fumed oak, funny wagon, furnishing,
+    galley, game bird, gauntlet, generic, gig, glad, glassware, golden glow, gouge, gourd, grand, grapple,
+    grasshopper, graver, gray, grid, grubby, guided missile, gutter, hackney, halter, hardback, hart, hash,
+    hearse, heath, heckle, hemp, hind, hip pad, hock, hog, holster, hoop snake, hopper, horizontal bar,
+    horn fly, hose, hosiery, hydroplane, iceberg, icebreaker, ignition key, imperial, indigo, ironing, jack,
+    joint snake, jolly, junket, kit, kitty, lacing, lance, lander, launch, laundry, laundry truck, lead pencil,
+    lectern, legume, lemon tree, lens, limber, lime tree, limelight, lined snake, live oak, livestock,
+    loincloth, lower, lumberjack, mace, macintosh, magnum, malt, manger, mangle, marijuana, marquee,
+    marriage bed, marsupial, martin, masquerade, maul, maverick, may, mending, mew, microfiche, microfilm,
+    military vehicle, milking stool, miller, millinery, mining bee, missile, mite box, mixer, modern man, mole,
+    motley, mound, mount, mouthpiece, muff, muffler, mum, must, neon tube, nutcracker, organs, oscilloscope,
+    overall, pacemaker, pantie, paprika, parallel bars, pasty, peacock, peripheral, piano stool, picket boat,
+    picket ship, picture book, picture hat, pink, pipe, plantain lily, poacher, pocket, pocketbook, pod,
+    pointer, poke, pontoon, pop tent, portfolio, positive, possum, potion, poultry, pout, prairie rattlesnake,
+    puff, puffer, pump, punt, pup tent, pusher, pussy willow, quark, racer, rack, radio transmitter, rail, ramp,
+    rape, rasher, rattler, receiver, receptacle, redhead, reed, reel, reversible, ribbon snake, ricksha, rig,
+    ringlet, rings, roach, rock python, rodent, rolling stock, roulette ball, rounder, router, royal, rue, ruff,
+    rummer, rump, rye, sack, saddle, saki, sallow, sandbag, sang, savory, schooner, scooter, scrapbook, scribe,
+    scrub oak, scuttle, sea bird, second base, separate, serpent, setter, settle, sharp, shellfish, shipwreck,
+    shire, shook, sierra, sights, silks, silverware, simple, siren, sitter, sketch pad, sleeve, sling, slops,
+    slug, smack, smoker, smoking jacket, smoother, snag, snips, snowball, snowflake, soap flakes, soap powder,
+    socket, solitaire, sour, space probe, spacecraft, spat, spectator pump, spelt, sporran, spud, steeper,
+    stick, stinger, stint, stole, straitjacket, street clothes, string, stud, stylus, submarine, suckling,
+    sugar maple, sulky, sweat bag, sweeper, sweet orange, sweet shrub, swift, tack hammer, tails, tamper,
+    tandem, tank, tea service, technical, tender, terminal, third base, thong, threads, thresher, thrift, tidy,
+    tile, till, time clock, tinker, tire tool, tobacco, tonic, torpedo, toupee, toy, training ship, transmitter,
+    treacle, trouser, trumpets, tulip tree, turkey cock, turner, twister, umbrella tent, undercut, undergarment,
+    uplift, upper, upright, vanilla, vegetable, vessel, vest pocket, vestment, vintage, viola, walker,
+    wall tent, walnut tree, water tower, weapons carrier, weaver, weeds, weld, well, western, whaler, wheel,
+    whip, white, white violet, windfall, window box, windowpane, wood, woodwind, worker bee, wrapper, wrecker,
+    wringer, writing desk, yearling, yellow pine
+    """
+)
+
+# Names to use instead of a WordNet lemma that reads oddly on its own.
+DISPLAY_NAMES: dict[str, str] = {"serviette": "napkin", "sherbert": "sherbet"}
+
+# Everyday words whose picnic sense is not WordNet's most frequent one: the item takes
+# this sense (which must lie below an everyday root) instead.
+SENSE_OVERRIDES: dict[str, str] = {
+    "baseball": "baseball.n.02",
+    "basketball": "basketball.n.02",
+    "book": "book.n.02",
+    "cake": "cake.n.03",
+    "cream": "cream.n.02",
+    "dolphin": "dolphin.n.02",
+    "football": "football.n.02",
+    "glass": "glass.n.02",
+    "plate": "plate.n.04",
+    "ring": "ring.n.08",
+    "soda": "pop.n.02",
+    "table": "table.n.02",
+    "tiger": "tiger.n.02",
+    "volleyball": "volleyball.n.02",
+    "whale": "whale.n.02",
+}
+
+# ---------------------------------------------------------------------------------------
+# Categories: WordNet synsets that are hypernyms of items, with readable labels.
+# ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CategorySpec:
+    """A hand-picked category synset with its readable label.
+
+    ``plural`` is the form used in "items that are ..." (the label itself for mass nouns);
+    ``mass`` says the label takes no article ("both seafood and ...").
+    """
+
+    synset: str
+    label: str
+    plural: str
+    mass: bool = False
+
+
+def _spec(synset: str, label: str, plural: str | None = None, mass: bool = False) -> CategorySpec:
+    """A category spec; the plural defaults to the label + "s" (or the label for mass nouns)."""
+    if plural is None:
+        plural = label if mass else label + "s"
+    return CategorySpec(synset=synset, label=label, plural=plural, mass=mass)
+
+
+CATEGORY_SPECS: tuple[CategorySpec, ...] = (
+    # broad kinds
+    _spec("animal.n.01", "animal"),
+    _spec("vertebrate.n.01", "vertebrate"),
+    _spec("invertebrate.n.01", "invertebrate"),
+    _spec("arthropod.n.01", "arthropod"),
+    _spec("vascular_plant.n.01", "plant"),
+    _spec("woody_plant.n.01", "woody plant"),
+    _spec("organism.n.01", "living thing"),
+    _spec("artifact.n.01", "man-made object"),
+    _spec("food.n.02", "solid food", mass=True),
+    _spec("produce.n.01", "produce", mass=True),
+    _spec("clothing.n.01", "clothing", mass=True),
+    _spec("wood.n.01", "wood", mass=True),
+    # colours (a companion sense: the item's name is also a colour)
+    _spec("color.n.01", "color name"),
+    _spec("red.n.01", "shade of red", plural="shades of red"),
+    _spec("orange.n.02", "shade of orange", plural="shades of orange"),
+    _spec("yellow.n.01", "shade of yellow", plural="shades of yellow"),
+    _spec("pink.n.01", "shade of pink", plural="shades of pink"),
+    _spec("purple.n.01", "shade of purple", plural="shades of purple"),
+    _spec("brown.n.01", "shade of brown", plural="shades of brown"),
+    # mammals
+    _spec("mammal.n.01", "mammal"),
+    _spec("carnivore.n.01", "carnivore"),
+    _spec("ungulate.n.01", "hoofed mammal"),
+    _spec("even-toed_ungulate.n.01", "even-toed hoofed mammal"),
+    _spec("odd-toed_ungulate.n.01", "odd-toed hoofed mammal"),
+    _spec("musteline_mammal.n.01", "weasel-family mammal"),
+    _spec("ruminant.n.01", "ruminant"),
+    _spec("canine.n.02", "canine"),
+    _spec("dog.n.01", "dog"),
+    _spec("hunting_dog.n.01", "hunting dog"),
+    _spec("working_dog.n.01", "working dog"),
+    _spec("hound.n.01", "hound"),
+    _spec("feline.n.01", "feline"),
+    _spec("cat.n.01", "cat"),
+    _spec("big_cat.n.01", "big cat"),
+    _spec("equine.n.01", "equine"),
+    _spec("horse.n.01", "horse"),
+    _spec("bovine.n.01", "bovine"),
+    _spec("cattle.n.01", "cattle", mass=True),
+    _spec("deer.n.01", "deer", plural="deer"),
+    _spec("rodent.n.01", "rodent"),
+    _spec("primate.n.02", "primate"),
+    _spec("ape.n.01", "ape"),
+    _spec("marsupial.n.01", "marsupial"),
+    _spec("domestic_animal.n.01", "domestic animal"),
+    _spec("young_mammal.n.01", "young mammal"),
+    _spec("young.n.01", "young animal"),
+    _spec("male.n.01", "male animal"),
+    # birds
+    _spec("bird.n.01", "bird"),
+    _spec("passerine.n.01", "perching bird"),
+    _spec("oscine.n.01", "songbird"),
+    _spec("aquatic_bird.n.01", "aquatic bird"),
+    _spec("waterfowl.n.01", "waterfowl", plural="waterfowl"),
+    _spec("wading_bird.n.01", "wading bird"),
+    _spec("corvine_bird.n.01", "crow-family bird"),
+    _spec("bird_of_prey.n.01", "bird of prey", plural="birds of prey"),
+    _spec("gallinaceous_bird.n.01", "gallinaceous bird"),
+    _spec("domestic_fowl.n.01", "domestic fowl", plural="domestic fowl"),
+    _spec("chicken.n.02", "chicken"),
+    _spec("game_bird.n.01", "game bird"),
+    # other animals
+    _spec("fish.n.01", "fish", plural="fish"),
+    _spec("food_fish.n.01", "food fish", plural="food fish"),
+    _spec("flatfish.n.02", "flatfish", plural="flatfish"),
+    _spec("reptile.n.01", "reptile"),
+    _spec("snake.n.01", "snake"),
+    _spec("viper.n.01", "viper"),
+    _spec("aquatic_mammal.n.01", "aquatic mammal"),
+    _spec("swine.n.01", "swine", plural="swine"),
+    _spec("insect.n.01", "insect"),
+    # plants
+    _spec("tree.n.01", "tree"),
+    _spec("angiospermous_tree.n.01", "flowering tree"),
+    _spec("fruit_tree.n.01", "fruit tree"),
+    _spec("nut_tree.n.01", "nut tree"),
+    _spec("conifer.n.01", "conifer"),
+    _spec("shrub.n.01", "shrub"),
+    _spec("vine.n.01", "vine"),
+    _spec("herb.n.01", "herbaceous plant"),
+    _spec("flower.n.01", "flower"),
+    _spec("bulbous_plant.n.01", "bulb plant"),
+    _spec("liliaceous_plant.n.01", "lily-family plant"),
+    _spec("alliaceous_plant.n.01", "onion-family plant"),
+    _spec("grass.n.01", "grass", plural="grasses"),
+    _spec("legume.n.01", "leguminous plant"),
+    _spec("gourd.n.03", "gourd vine"),
+    _spec("drupe.n.01", "stone fruit"),
+    # foods and drinks
+    _spec("edible_fruit.n.01", "edible fruit"),
+    _spec("citrus.n.01", "citrus fruit"),
+    _spec("berry.n.01", "berry", plural="berries"),
+    _spec("vegetable.n.01", "vegetable"),
+    _spec("root_vegetable.n.01", "root vegetable"),
+    _spec("greens.n.01", "leafy vegetable"),
+    _spec("cruciferous_vegetable.n.01", "cruciferous vegetable"),
+    _spec("solanaceous_vegetable.n.01", "nightshade vegetable"),
+    _spec("legume.n.03", "legume"),
+    _spec("edible_nut.n.01", "edible nut"),
+    _spec("grain.n.02", "grain", plural="grains"),
+    _spec("starches.n.01", "starchy food", plural="starchy foods"),
+    _spec("herb.n.02", "culinary herb"),
+    _spec("spice.n.02", "spice"),
+    _spec("sweetening.n.01", "sweetener"),
+    _spec("syrup.n.01", "syrup"),
+    _spec("flavorer.n.01", "flavoring"),
+    _spec("condiment.n.01", "condiment"),
+    _spec("sauce.n.01", "sauce"),
+    _spec("meat.n.01", "meat", mass=True),
+    _spec("cut.n.06", "cut of meat", plural="cuts of meat"),
+    _spec("sausage.n.01", "sausage"),
+    _spec("poultry.n.02", "poultry", mass=True),
+    _spec("bird.n.02", "fowl meat", mass=True),
+    _spec("game.n.07", "game meat", mass=True),
+    _spec("seafood.n.01", "seafood", mass=True),
+    _spec("fish.n.02", "fish meat", mass=True),
+    _spec("saltwater_fish.n.01", "saltwater fish meat", mass=True),
+    _spec("freshwater_fish.n.01", "freshwater fish meat", mass=True),
+    _spec("shellfish.n.01", "shellfish", mass=True),
+    _spec("dairy_product.n.01", "dairy product"),
+    _spec("baked_goods.n.01", "baked good"),
+    _spec("bread.n.01", "bread", mass=True),
+    _spec("cake.n.03", "cake"),
+    _spec("pastry.n.02", "pastry", plural="pastries"),
+    _spec("pie.n.01", "pie"),
+    _spec("dish.n.02", "prepared dish", plural="prepared dishes"),
+    _spec("soup.n.01", "soup"),
+    _spec("sweet.n.03", "sweet"),
+    _spec("candy.n.01", "candy", plural="candies"),
+    _spec("dessert.n.01", "dessert"),
+    _spec("frozen_dessert.n.01", "frozen dessert"),
+    _spec("beverage.n.01", "drink"),
+    _spec("alcohol.n.01", "alcoholic drink"),
+    _spec("liquor.n.01", "liquor", plural="liquors"),
+    _spec("beer.n.01", "beer", plural="beers"),
+    _spec("wine.n.01", "wine", plural="wines"),
+    # clothing and accessories
+    _spec("garment.n.01", "garment"),
+    _spec("woman's_clothing.n.01", "piece of women's clothing", plural="women's clothing"),
+    _spec("dress.n.01", "dress", plural="dresses"),
+    _spec("accessory.n.01", "clothing accessory", plural="clothing accessories"),
+    _spec("overgarment.n.01", "outer garment"),
+    _spec("coat.n.01", "coat"),
+    _spec("cloak.n.02", "cloak"),
+    _spec("undergarment.n.01", "undergarment"),
+    _spec("underwear.n.01", "underwear", mass=True),
+    _spec("shirt.n.01", "shirt"),
+    _spec("sweater.n.01", "sweater"),
+    _spec("trouser.n.01", "pair of trousers", plural="trousers"),
+    _spec("footwear.n.02", "footwear", mass=True),
+    _spec("shoe.n.01", "shoe"),
+    _spec("headdress.n.01", "headgear", mass=True),
+    _spec("jewelry.n.01", "jewelry", mass=True),
+    _spec("spectacles.n.01", "pair of glasses", plural="glasses"),
+    _spec("optical_instrument.n.01", "optical instrument"),
+    _spec("toiletry.n.01", "toiletry", plural="toiletries"),
+    _spec("makeup.n.01", "makeup", mass=True),
+    _spec("cleansing_agent.n.01", "cleaning product"),
+    # household
+    _spec("furniture.n.01", "furniture", mass=True),
+    _spec("seat.n.03", "seat"),
+    _spec("chair.n.01", "chair"),
+    _spec("table.n.02", "table"),
+    _spec("bedclothes.n.01", "bedding", mass=True),
+    _spec("cushion.n.03", "cushion"),
+    _spec("linen.n.03", "household linen", mass=True),
+    _spec("home_appliance.n.01", "home appliance"),
+    _spec("kitchen_appliance.n.01", "kitchen appliance"),
+    _spec("white_goods.n.01", "large appliance"),
+    _spec("kitchen_utensil.n.01", "kitchen utensil"),
+    _spec("cooking_utensil.n.01", "cooking utensil"),
+    _spec("pot.n.01", "pot"),
+    _spec("pan.n.01", "pan"),
+    _spec("cutlery.n.02", "eating utensil"),
+    _spec("tableware.n.01", "tableware", mass=True),
+    _spec("crockery.n.01", "crockery", mass=True),
+    _spec("dish.n.01", "serving dish", plural="serving dishes"),
+    _spec("cup.n.01", "cup"),
+    _spec("vessel.n.03", "vessel"),
+    _spec("bottle.n.01", "bottle"),
+    _spec("jar.n.01", "jar"),
+    _spec("bag.n.01", "bag"),
+    _spec("box.n.01", "box", plural="boxes"),
+    _spec("case.n.05", "case"),
+    _spec("baggage.n.01", "luggage", mass=True),
+    _spec("source_of_illumination.n.01", "light source"),
+    _spec("lamp.n.01", "lamp"),
+    _spec("timepiece.n.01", "timepiece"),
+    _spec("electronic_equipment.n.01", "electronic equipment", mass=True),
+    # tools
+    _spec("tool.n.01", "tool"),
+    _spec("hand_tool.n.01", "hand tool"),
+    _spec("edge_tool.n.01", "edge tool"),
+    _spec("cutting_implement.n.01", "cutting tool"),
+    _spec("knife.n.01", "knife", plural="knives"),
+    _spec("power_tool.n.01", "power tool"),
+    _spec("writing_implement.n.01", "writing implement"),
+    # music, sport and play
+    _spec("musical_instrument.n.01", "musical instrument"),
+    _spec("stringed_instrument.n.01", "stringed instrument"),
+    _spec("wind_instrument.n.01", "wind instrument"),
+    _spec("woodwind.n.01", "woodwind instrument"),
+    _spec("beating-reed_instrument.n.01", "reed instrument"),
+    _spec("percussion_instrument.n.01", "percussion instrument"),
+    _spec("keyboard_instrument.n.01", "keyboard instrument"),
+    _spec("sports_equipment.n.01", "piece of sports equipment", plural="sports equipment"),
+    _spec("game_equipment.n.01", "piece of game equipment", plural="game equipment"),
+    _spec("plaything.n.01", "toy"),
+    _spec("ball.n.01", "ball"),
+    _spec("book.n.02", "book"),
+    _spec("tent.n.01", "tent"),
+    # vehicles
+    _spec("vehicle.n.01", "vehicle"),
+    _spec("wheeled_vehicle.n.01", "wheeled vehicle"),
+    _spec("self-propelled_vehicle.n.01", "self-propelled vehicle"),
+    _spec("motor_vehicle.n.01", "motor vehicle"),
+    _spec("car.n.02", "railway car"),
+    _spec("car.n.01", "car"),
+    _spec("wagon.n.01", "wagon"),
+    _spec("vessel.n.02", "watercraft", plural="watercraft"),
+    _spec("boat.n.01", "boat"),
+    _spec("ship.n.01", "ship"),
+    _spec("aircraft.n.01", "aircraft", plural="aircraft"),
+    _spec("airplane.n.01", "airplane"),
+)
+
+MIN_POSITIVES = 4
+MAX_POSITIVE_SHARE = 0.6
+MIN_ITEMS = 500
+MIN_CATEGORIES = 70
+MIN_RULES = 250
+
+
+@dataclass
+class Item:
+    """An item: a name, the WordNet senses it stands for and its category ids."""
+
+    name: str
+    synsets: list[Any]
+    count: int
+    tags: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Category:
+    """A category: one WordNet synset (plus any merged ones with the same items)."""
+
+    id: str
+    spec: CategorySpec
+    synset: Any
+    merged: list[Any] = field(default_factory=list)
+    members: frozenset[str] = frozenset()
+
+
+# ---------------------------------------------------------------------------------------
+# Loading WordNet
+# ---------------------------------------------------------------------------------------
+
+
+def fail(message: str) -> NoReturn:
+    """Print an error with the install hint and exit with status 2."""
+    print(f"build_static_picnic: {message}\n\n{INSTALL_HINT}", file=sys.stderr)
+    raise SystemExit(2)
+
+
+def sha256(path: Path) -> str:
+    """The hex SHA-256 of a file."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def load_wordnet(wordnet_dir: Path, staging: Path) -> Any:
+    """Open WordNet 3.0 from ``wordnet_dir`` with NLTK's reader.
+
+    The files are copied into ``staging`` (a private temporary directory, which newer
+    NLTK releases accept as a data root) together with the ``lexnames`` file that
+    Debian's package leaves out.
+    """
+    try:
+        import nltk
+        from nltk.corpus.reader.wordnet import WordNetCorpusReader
+    except ImportError:
+        fail("the Python package nltk is not installed in this interpreter.")
+
+    missing = [name for name in WORDNET_FILES if not (wordnet_dir / name).is_file()]
+    if missing:
+        fail(f"WordNet 3.0 database files missing in {wordnet_dir}: {', '.join(missing)}.")
+    for name in WORDNET_FILES:
+        shutil.copyfile(wordnet_dir / name, staging / name)
+    lines = [f"{number:02d}\t{name}\t{category}\n" for number, (name, category) in enumerate(LEXNAMES)]
+    (staging / "lexnames").write_text("".join(lines), encoding="ascii")
+    nltk.data.path.append(str(staging))
+
+    class Reader(WordNetCorpusReader):  # type: ignore[misc]
+        """NLTK's reader without the mapping to other WordNet versions (needs index.sense)."""
+
+        def map_wn(self, version: str = "wordnet") -> None:
+            return None
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        reader = Reader(str(staging), None)
+    version = reader.get_version()
+    if version != "3.0":
+        fail(f"expected WordNet 3.0 in {wordnet_dir}, found version {version!r}.")
+    return reader
+
+
+def load_wordlist(path: Path) -> frozenset[str]:
+    """The common-word list (one word a line; lowercase entries only)."""
+    if not path.is_file():
+        fail(f"word list {path} not found.")
+    words = path.read_text(encoding="utf-8", errors="replace").split()
+    return frozenset(word for word in words if word.isascii() and word.isalpha() and word.islower())
+
+
+# ---------------------------------------------------------------------------------------
+# Items
+# ---------------------------------------------------------------------------------------
+
+
+def lemma_key(name: str) -> str:
+    """The WordNet lemma spelling of an item name ("ice cream" -> "ice_cream")."""
+    return name.replace(" ", "_")
+
+
+def normalise(name: str) -> str:
+    """The key under which two names count as duplicates: case, spaces and plurals folded."""
+    key = re.sub(r"[^a-z]", "", name.lower())
+    for suffix, replacement in (("ies", "y"), ("ves", "f"), ("ses", "s"), ("xes", "x"), ("ches", "ch"), ("s", "")):
+        if key.endswith(suffix) and len(key) > len(suffix) + 2:
+            return key[: -len(suffix)] + replacement
+    return key
+
+
+def root_kinds(wn: Any) -> dict[Any, str]:
+    """Map every everyday root and every synset below one to the root's kind (the first root wins)."""
+    kinds: dict[Any, str] = {}
+    for root_id, kind in ROOTS.items():
+        root = wn.synset(root_id)
+        for synset in [root, *sorted(root.closure(lambda s: s.hyponyms()), key=lambda s: s.name())]:
+            kinds.setdefault(synset, kind)
+    return kinds
+
+
+def lemma_count(synset: Any, name: str) -> int:
+    """How often the lemma ``name`` of ``synset`` was tagged in WordNet's sense-tagged corpora."""
+    key = lemma_key(name)
+    return sum(lemma.count() for lemma in synset.lemmas() if lemma.name().lower() == key)
+
+
+def name_is_ok(name: str, count: int, words: frozenset[str]) -> bool:
+    """Lowercase ASCII, one or two words, every word common; two-word names also need a corpus count."""
+    if not NAME_PATTERN.fullmatch(name) or len(name) < 3:
+        return False
+    parts = name.split()
+    if any(part not in words for part in parts):
+        return False
+    return len(parts) == 1 or count >= 1
+
+
+def best_name(synset: Any, words: frozenset[str]) -> tuple[str, int] | None:
+    """The synset's most frequent lemma that passes the name filters, with its count."""
+    lemmas = sorted(synset.lemmas(), key=lambda lemma: -lemma.count())
+    for lemma in lemmas:
+        if lemma.name()[0].isupper():
+            continue
+        name = lemma.name().replace("_", " ")
+        if name_is_ok(name, lemma.count(), words):
+            return name, lemma.count()
+    return None
+
+
+def is_offensive(wn: Any, name: str) -> bool:
+    """True when any sense of the word is glossed as offensive or has an offensive usage domain."""
+    for synset in wn.synsets(lemma_key(name)):
+        if OFFENSIVE_GLOSS.search(synset.definition()):
+            return True
+        if any(domain.name().split(".")[0] in OFFENSIVE_USAGE for domain in synset.usage_domains()):
+            return True
+    return False
+
+
+def usable_senses(wn: Any, name: str, kinds: dict[Any, str]) -> list[Any]:
+    """The noun senses of ``name`` that an item may stand for, in WordNet's frequency order.
+
+    WordNet lists a word's senses most frequent first. A sense is usable when it lies
+    below an everyday root, and no earlier sense outside the item lexicographer files
+    was ever tagged in the corpora: so "lettuce" is the vegetable (its slang sense for
+    money has no count), while "bishop" is never the mulled-wine drink.
+    """
+    usable: list[Any] = []
+    key = lemma_key(name)
+    for synset in wn.synsets(key, "n"):
+        if not any(lemma.name() == key for lemma in synset.lemmas()):
+            continue  # a proper noun ("Turkey") or another spelling is a different word
+        if synset in kinds:
+            usable.append(synset)
+        elif synset.lexname() not in ITEM_LEXNAMES and lemma_count(synset, name) > 0:
+            break
+    override = SENSE_OVERRIDES.get(name)
+    if override is not None:
+        forced = wn.synset(override)
+        if forced not in kinds:
+            raise ValueError(f"sense override {override} for {name!r} is not below an everyday root")
+        usable = [forced] + [synset for synset in usable if synset != forced]
+    return usable
+
+
+def companions(kinds: dict[Any, str], first: Any, second: Any) -> bool:
+    """True when two senses of one word are the same thing in two roles (animal and meat,
+    plant and its fruit or vegetable, tree and its wood)."""
+    if first is second or kinds[first] == kinds[second]:
+        return False
+    if "colour" in (kinds[first], kinds[second]):
+        return True
+    if frozenset({kinds[first], kinds[second]}) not in COMPANION_KINDS:
+        return False
+    meat = first if kinds[first] == "meat" else second if kinds[second] == "meat" else None
+    return meat is None or FLESH_GLOSS.search(meat.definition()) is not None
+
+
+def primary_sense(name: str, senses: Sequence[Any]) -> Any:
+    """The sense an item is named for: the word's most frequent usable sense (or its
+    SENSE_OVERRIDES entry), except that a food sense wins over a plant sense listed
+    before it ("cherry" is the fruit, not the tree)."""
+    first = senses[0]
+    if name in SENSE_OVERRIDES:
+        return first
+    if first.lexname() == "noun.plant":
+        for synset in senses:
+            if synset.lexname() == "noun.food":
+                return synset
+    return first
+
+
+def select_items(wn: Any, words: frozenset[str]) -> tuple[list[Item], dict[str, int]]:
+    """Choose the items: one per name, with its primary sense and any companion sense."""
+    kinds = root_kinds(wn)
+    stats: dict[str, int] = defaultdict(int)
+    candidates: dict[str, int] = {}
+    roots = {wn.synset(root_id) for root_id in ROOTS if root_id not in ROOT_ITEMS}
+    for synset in sorted(kinds, key=lambda s: s.name()):
+        if kinds[synset] in COMPANION_ONLY_KINDS or synset in roots:
+            continue
+        if synset.lexname() not in ITEM_LEXNAMES:
+            stats["wrong lexicographer file"] += 1
+            continue
+        named = best_name(synset, words)
+        if named is None:
+            stats["no usable name"] += 1
+            continue
+        name, count = named
+        candidates[name] = max(candidates.get(name, 0), count)
+    for name in SENSE_OVERRIDES:
+        candidates.setdefault(name, 0)
+    stats["candidate names"] = len(candidates)
+
+    chosen: dict[str, Item] = {}
+    for name in sorted(candidates):
+        display = DISPLAY_NAMES.get(name, name)
+        if name in BLOCKED_NAMES or display in BLOCKED_NAMES:
+            stats["blocked by hand"] += 1
+            continue
+        if is_offensive(wn, name):
+            stats["offensive sense"] += 1
+            continue
+        senses = usable_senses(wn, name, kinds)
+        if all(kinds[synset] in COMPANION_ONLY_KINDS for synset in senses):
+            stats["not the word's main sense"] += 1
+            continue
+        primary = primary_sense(name, [synset for synset in senses if kinds[synset] not in COMPANION_ONLY_KINDS])
+        synsets = [primary]
+        for other in senses:
+            if all(companions(kinds, chosen_sense, other) for chosen_sense in synsets):
+                synsets.append(other)
+        key = normalise(display)
+        count = sum(lemma_count(s, name) for s in synsets)
+        previous = chosen.get(key)
+        if previous is not None:
+            stats["duplicate after normalising"] += 1
+            # keep the more frequent name, then the shorter one
+            if (previous.count, -len(previous.name)) >= (count, -len(display)):
+                continue
+        chosen[key] = Item(name=display, synsets=synsets, count=count)
+    items = sorted(chosen.values(), key=lambda item: item.name)
+    stats["items"] = len(items)
+    return items, dict(stats)
+
+
+# ---------------------------------------------------------------------------------------
+# Categories
+# ---------------------------------------------------------------------------------------
+
+
+def slug(label: str) -> str:
+    """A category id from its label ("kitchen utensil" -> "kitchen-utensil")."""
+    return re.sub(r"[^a-z0-9]+", "-", label.lower()).strip("-")
+
+
+def ancestors(synset: Any) -> set[Any]:
+    """The synset and all its hypernyms, transitively."""
+    return {synset} | set(synset.closure(lambda s: s.hypernyms()))
+
+
+def build_categories(wn: Any, items: Sequence[Item]) -> tuple[list[Category], list[str]]:
+    """Tag items with the hand-picked category synsets and keep the usable categories.
+
+    A category is kept when it has at least MIN_POSITIVES items and at most
+    MAX_POSITIVE_SHARE of all items. Categories with exactly the same items are merged
+    into the one listed first in CATEGORY_SPECS. Returns the categories and a log.
+    """
+    log: list[str] = []
+    members: dict[str, set[str]] = defaultdict(set)
+    wanted = {spec.synset: spec for spec in CATEGORY_SPECS}
+    for item in items:
+        for synset in item.synsets:
+            for ancestor in ancestors(synset):
+                if ancestor.name() in wanted:
+                    members[ancestor.name()].add(item.name)
+    limit = MAX_POSITIVE_SHARE * len(items)
+    kept: list[Category] = []
+    by_members: dict[frozenset[str], Category] = {}
+    for spec in CATEGORY_SPECS:
+        found = frozenset(members.get(spec.synset, set()))
+        if not MIN_POSITIVES <= len(found) <= limit:
+            log.append(f"dropped {spec.synset} ({spec.label}): {len(found)} items")
+            continue
+        synset = wn.synset(spec.synset)
+        same = by_members.get(found)
+        if same is not None:
+            same.merged.append(synset)
+            log.append(f"merged {spec.synset} ({spec.label}) into {same.spec.synset} ({same.spec.label})")
+            continue
+        category = Category(id=slug(spec.label), spec=spec, synset=synset, members=found)
+        by_members[found] = category
+        kept.append(category)
+    for what, values in (("ids", [c.id for c in kept]), ("labels", [c.spec.label for c in kept])):
+        repeated = sorted({value for value in values if values.count(value) > 1})
+        if repeated:
+            raise ValueError(f"category {what} must be unique: {repeated}")
+    for item in items:
+        item.tags = sorted(category.id for category in kept if item.name in category.members)
+    return sorted(kept, key=lambda c: c.id), log
+
+
+# ---------------------------------------------------------------------------------------
+# Rules
+# ---------------------------------------------------------------------------------------
+
+
+def with_article(spec: CategorySpec) -> str:
+    """The label as it reads after "is": "a kitchen utensil", "an herb"... or "seafood"."""
+    if spec.mass:
+        return spec.label
+    article = "an" if spec.label[0] in "aeiou" else "a"
+    return f"{article} {spec.label}"
+
+
+def statement(categories: Sequence[Category]) -> str:
+    """The rule in words, from its categories' labels."""
+    if len(categories) == 1:
+        return f"items that are {categories[0].spec.plural}"
+    phrases = [with_article(category.spec) for category in categories]
+    if len(phrases) == 2:
+        return f"items that are both {phrases[0]} and {phrases[1]}"
+    return f"items that are {', '.join(phrases[:-1])} and {phrases[-1]} at once"
+
+
+def every_category_matters(categories: Sequence[Category], positives: frozenset[str]) -> bool:
+    """True when leaving out any one category would let in more items."""
+    for left_out in range(len(categories)):
+        rest = [c.members for i, c in enumerate(categories) if i != left_out]
+        if frozenset.intersection(*rest) == positives:
+            return False
+    return True
+
+
+def build_rules(categories: Sequence[Category], total_items: int) -> tuple[list[dict[str, Any]], dict[str, int]]:
+    """All L1, L2 and L3 rules that pass the size and non-triviality checks.
+
+    A rule's positives are the items carrying all its categories. A rule is kept when it
+    has at least MIN_POSITIVES and at most MAX_POSITIVE_SHARE of the items, every category
+    matters, and no rule of the same or a lower level already has exactly these positives
+    (of several such combinations the one with the smallest categories is kept).
+    """
+    limit = MAX_POSITIVE_SHARE * total_items
+    seen: set[frozenset[str]] = set()
+    rules: list[dict[str, Any]] = []
+    stats: dict[str, int] = {}
+    ordered = sorted(categories, key=lambda c: c.id)
+    for level in (1, 2, 3):
+        best: dict[frozenset[str], tuple[tuple[int, tuple[str, ...]], tuple[Category, ...]]] = {}
+        for combo in itertools.combinations(ordered, level):
+            positives = frozenset.intersection(*(c.members for c in combo))
+            if not MIN_POSITIVES <= len(positives) <= limit or positives in seen:
+                continue
+            if level > 1 and not every_category_matters(combo, positives):
+                continue
+            rank = (sum(len(c.members) for c in combo), tuple(c.id for c in combo))
+            if positives not in best or rank < best[positives][0]:
+                best[positives] = (rank, combo)
+        level_rules = []
+        for positives, (_, combo) in best.items():
+            level_rules.append(
+                {
+                    "id": f"L{level}:" + "+".join(c.id for c in combo),
+                    "level": level,
+                    "categories": [c.id for c in combo],
+                    "statement": statement(combo),
+                    "positives": sorted(positives),
+                }
+            )
+        seen.update(best)
+        level_rules.sort(key=lambda rule: rule["id"])
+        stats[f"L{level}"] = len(level_rules)
+        rules.extend(level_rules)
+    return rules, stats
+
+
+# ---------------------------------------------------------------------------------------
+# Output
+# ---------------------------------------------------------------------------------------
+
+
+def write_json(path: Path, payload: dict[str, Any]) -> None:
+    """Write sorted, indented, ASCII JSON with a final newline."""
+    path.write_text(json.dumps(payload, indent=1, ensure_ascii=True) + "\n", encoding="ascii")
+
+
+def source_meta(wordnet_dir: Path, wordlist: Path) -> dict[str, Any]:
+    """Where the data came from, with checksums of the inputs."""
+    return {
+        "source": "WordNet 3.0 (Princeton University), Debian package wordnet-base",
+        "wordnet_sha256": {name: sha256(wordnet_dir / name) for name in ("data.noun", "index.noun", "cntlist.rev")},
+        "wordlist": "SCOWL size 35, Debian package wamerican-small",
+        "wordlist_sha256": sha256(wordlist),
+        "generator": "scripts/build_static_picnic.py",
+        "licence": "WordNet 3.0 licence; see PROVENANCE.md",
+    }
+
+
+def item_record(item: Item) -> dict[str, Any]:
+    """An item as stored in items.json."""
+    return {
+        "name": item.name,
+        "tags": item.tags,
+        "synsets": [s.name() for s in item.synsets],
+        "definition": item.synsets[0].definition(),
+    }
+
+
+def category_record(category: Category) -> dict[str, Any]:
+    """A category as stored in items.json."""
+    return {
+        "id": category.id,
+        "label": category.spec.label,
+        "plural": category.spec.plural,
+        "synset": category.synset.name(),
+        "merged_synsets": sorted(s.name() for s in category.merged),
+        "definition": category.synset.definition(),
+        "size": len(category.members),
+    }
+
+
+def check(items: Sequence[Item], categories: Sequence[Category], rules: Sequence[dict[str, Any]]) -> list[str]:
+    """The data set's size targets that are not met (empty when all are)."""
+    problems = []
+    if len(items) < MIN_ITEMS:
+        problems.append(f"{len(items)} items < {MIN_ITEMS}")
+    if len(categories) < MIN_CATEGORIES:
+        problems.append(f"{len(categories)} categories < {MIN_CATEGORIES}")
+    if len(rules) < MIN_RULES:
+        problems.append(f"{len(rules)} rules < {MIN_RULES}")
+    for level in (1, 2, 3):
+        if not any(rule["level"] == level for rule in rules):
+            problems.append(f"no rule of level {level}")
+    return problems
+
+
+def build(wordnet_dir: Path, wordlist: Path, out: Path, report: Path | None, strict: bool = False) -> int:
+    """Build the data set into ``out``; return the exit status (1 for unmet targets only when ``strict``)."""
+    words = load_wordlist(wordlist)
+    with tempfile.TemporaryDirectory(prefix="picnic-wordnet-") as staging:
+        wn = load_wordnet(wordnet_dir, Path(staging))
+        items, item_stats = select_items(wn, words)
+        categories, category_log = build_categories(wn, items)
+        items = [item for item in items if item.tags]
+        rules, rule_stats = build_rules(categories, len(items))
+        item_rows = [item_record(item) for item in items]
+        category_rows = [category_record(category) for category in categories]
+    meta = source_meta(wordnet_dir, wordlist)
+    counts = {"items": len(items), "categories": len(categories), "rules": len(rules), **rule_stats}
+    out.mkdir(parents=True, exist_ok=True)
+    write_json(
+        out / "items.json", {"meta": {**meta, "counts": counts}, "categories": category_rows, "items": item_rows}
+    )
+    write_json(out / "rules.json", {"meta": {**meta, "counts": counts}, "rules": list(rules)})
+    if report is not None:
+        lines = [f"{key}: {value}" for key, value in sorted(item_stats.items())]
+        lines += category_log
+        report.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    print(json.dumps(counts))
+    problems = check(items, categories, rules)
+    for problem in problems:
+        print(f"build_static_picnic: target not met: {problem}", file=sys.stderr)
+    return 1 if problems and strict else 0
+
+
+def main(argv: Iterable[str] | None = None) -> int:
+    """Command line: build the data set (options override the default paths)."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--wordnet-dir", type=Path, default=DEFAULT_WORDNET_DIR, help="WordNet 3.0 database files")
+    parser.add_argument("--wordlist", type=Path, default=DEFAULT_WORDLIST, help="common-word list, one word a line")
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="directory for items.json and rules.json")
+    parser.add_argument("--report", type=Path, default=None, help="also write the filter statistics to this file")
+    parser.add_argument("--strict", action="store_true", help="exit with status 1 when a size target is not met")
+    args = parser.parse_args(list(argv) if argv is not None else None)
+    return build(args.wordnet_dir, args.wordlist, args.out, args.report, args.strict)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
