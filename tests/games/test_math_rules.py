@@ -18,12 +18,11 @@ from playeval.games.math import (
     SEQUENCE_LENGTH,
     MathGame,
     MathRule,
-    MathState,
     Step,
-    application_accuracy,
     draw_rule,
     held_out,
 )
+from playeval.guess_rule import GuessState as MathState
 from playeval.models import ModelHub, ModelRequest
 from playeval.players import LLMPlayer
 
@@ -48,7 +47,7 @@ def verdict(yes: bool) -> Action:
 
 def apply_rule(state: MathState, right: bool = True) -> Action:
     values = [following if right else following + 1 for _, _, following in held_out(state.rule) or []]
-    return Action(seat=PLAYER, kind="apply", text=",".join(map(str, values)))
+    return Action(seat=PLAYER, kind="apply", text="\n".join(map(str, values)))
 
 
 @pytest.mark.parametrize("level", [1, 2, 3])
@@ -79,7 +78,7 @@ def test_turn_one_shows_the_first_values_and_every_request_and_guess_counts_a_tu
     assert state.turns == 1 and state.shown == 3
     state = game.apply(state, more(2))
     assert (state.turns, state.shown) == (2, 5)
-    with pytest.raises(RuleViolation, match="only 10 more values remain"):
+    with pytest.raises(RuleViolation, match="only 10 more can be shown"):
         game.apply(state, more(11))
     state = game.apply(state, guess("add something"))
     assert state.turns == 3 and game.next_asks(state)[0].kind == "apply"
@@ -89,7 +88,7 @@ def test_turn_one_shows_the_first_values_and_every_request_and_guess_counts_a_tu
     [judging] = game.next_asks(state)
     assert judging.role == JUDGE and judging.seat is None and "add something" in judging.messages[-1].content
     state = game.apply(state, verdict(False))
-    assert state.turns == 3 and game.outcome(state) is None and application_accuracy(state) == 0.0
+    assert state.turns == 3 and game.outcome(state) is None and game.accuracy(state) == 0.0
 
 
 def test_an_accepted_guess_wins_and_the_check_is_the_seats_score() -> None:
@@ -112,7 +111,7 @@ def test_the_game_ends_at_max_turns_and_when_the_values_run_out() -> None:
     last_ask = game.next_asks(state)[0]
     assert "must be a guess" in last_ask.messages[-1].content
     assert last_ask.constraint is not None and "MORE" not in (last_ask.constraint.grammar or "")
-    with pytest.raises(RuleViolation, match="every value has been shown"):
+    with pytest.raises(RuleViolation, match="every example has been shown"):
         game.apply(state, more(1))
     state = game.apply(game.apply(game.apply(state, guess("no idea")), apply_rule(state)), verdict(False))
     outcome = game.outcome(state)
@@ -140,7 +139,8 @@ def test_the_rule_is_hidden_from_the_player_until_the_end() -> None:
     assert shown == [] and [d.value for d in disclosed_to(game, state.spec, (), over=True)] == [state.rule.describe()]
     ask = game.next_asks(state)[0]
     assert all(state.rule.describe() not in m.content for m in ask.messages)
-    assert str(state.values[state.shown]) not in ask.display.split("\n", 1)[1]  # no value beyond those shown
+    values = state.rule.sequence()
+    assert f": {values[state.shown]}\n" not in ask.display + "\n"  # no value beyond those shown
 
 
 def test_options_and_bad_specs() -> None:

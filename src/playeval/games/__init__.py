@@ -6,8 +6,9 @@ from playeval.core.game import Game
 from playeval.games.akinator import Akinator
 from playeval.games.bluffing import Bluffing
 from playeval.games.math import MathGame
+from playeval.games.static_picnic import StaticPicnic
 from playeval.games.taboo import Taboo
 
-BUILTIN_GAMES: tuple[type[Game[Any]], ...] = (Akinator, Bluffing, MathGame, Taboo)
+BUILTIN_GAMES: tuple[type[Game[Any]], ...] = (Akinator, Bluffing, MathGame, StaticPicnic, Taboo)
 
-__all__ = ["BUILTIN_GAMES", "Akinator", "Bluffing", "MathGame", "Taboo"]
+__all__ = ["BUILTIN_GAMES", "Akinator", "Bluffing", "MathGame", "StaticPicnic", "Taboo"]

@@ -15,29 +15,11 @@ PLAYER_VARIANTS: tuple[str, ...] = (
      "multiplication or division. Each turn you may see more values or guess the rule; be precise about the "
      "numbers involved."),)
 
-MOVE_FORMAT = ("Reply with exactly one line: 'MORE: <n>' to see n more values, or 'GUESS: <the rule in words, with "
-               "its exact numbers>'.")
-LAST_EXAMPLES = "Every value has been shown: this turn must be a guess ('GUESS: ...')."
-SEQUENCE = "The sequence so far (position: value):\n{values}"
-TURN = "Turn {turn} of {limit}. {left} more values can be shown."
-WRONG = "The judge did not accept your guess \"{guess}\"."
-
 APPLY = ("Before the judge rules, apply the rule you just guessed to another start of the same sequence. For each "
-         "line 'position i: value v', give the value that follows v. Reply with exactly {count} lines, each "
-         "'<line number>. <integer>'.\n{pairs}")
+         "line 'position i: v', give the value that follows v. Reply with exactly {count} lines, each "
+         "'<line number>. <integer>'.\n{items}")
 
 JUDGE_SYSTEM = ("You check guesses in a number-sequence game. You know the hidden rule and the values the player "
                 "saw. A guess is right when it describes the same operations with the same numbers (in any words, "
                 "or as a formula); a guess that leaves out a number, gets one wrong, or misses that odd and even "
-                "positions differ is wrong. Reply with two lines: 'Verdict: yes' or 'Verdict: no', then "
-                "'Reason: <one short sentence>'.")
-JUDGE_USER = "Hidden rule: {rule}\nValues shown: {values}\nThe player's guess: {guess}"
-
-JUDGE_GRAMMAR = 'root ::= "Verdict: " ("yes" | "no") "\\nReason: " [^\\n]{1,200}\n'
-MOVE_GRAMMAR = 'root ::= "MORE: " [1-9] [0-9]? | "GUESS: " [^\\n]{5,300}\n'
-GUESS_GRAMMAR = 'root ::= "GUESS: " [^\\n]{5,300}\n'
-
-
-def apply_grammar(count: int) -> str:
-    lines = " ".join(f'"{number}. " int "\\n"' for number in range(1, count + 1))
-    return f'root ::= {lines}\nint ::= "-"? [0-9]{{1,14}}\n'
+                "positions differ is wrong.")

@@ -1,0 +1,45 @@
+"""Scripted Static Picnic players for tests and ``--opponent scripted``: a solver that knows the rule, and a judge
+that accepts only the rule's own words."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from playeval.core.ask import Ask, Reply
+from playeval.core.normalize import normalize_name
+from playeval.guess_rule import HeldOut
+
+
+class StatementSolver:
+    """Asks for one more example once, then states the rule and answers the check right."""
+
+    kind = "scripted"
+    model: str | None = None
+    max_retries = 0
+
+    def __init__(self, statement: str, held_out: Sequence[HeldOut]) -> None:
+        self._statement = statement
+        self._held_out = tuple(held_out)
+
+    async def act(self, ask: Ask) -> Reply:
+        if ask.kind == "apply":
+            return Reply(text="\n".join(f"{n}. {item.answer}" for n, item in enumerate(self._held_out, start=1)))
+        asked_more = any(message.content.startswith("MORE:") for message in ask.messages)
+        return Reply(text=f"GUESS: {self._statement}" if asked_more else "MORE: 1")
+
+
+class StatementJudge:
+    """Says yes exactly when the guess, normalised, is the rule's statement."""
+
+    kind = "scripted"
+    model: str | None = None
+    max_retries = 0
+
+    def __init__(self, statement: str) -> None:
+        self._statement = statement
+
+    async def act(self, ask: Ask) -> Reply:
+        guess = re.sub(r"^Guess:\s*", "", ask.display)
+        same = normalize_name(guess) == normalize_name(self._statement)
+        return Reply(text=f"Verdict: {'yes' if same else 'no'}\nReason: compared with the rule's own words.")

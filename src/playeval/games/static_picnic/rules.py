@@ -1,0 +1,109 @@
+"""GuessTheRuleBench's Static Picnic on playeval's core: find the kind of item a concealed rule admits.
+
+Rules and items are the shipped data (WordNet categories: one at L1, two at once at L2). A match draws one rule
+of its level and, from the match's seed, the order in which its items are shown: each example unit is one item
+that may come and one that may not. Up to five items of each kind are kept apart for the rule-application check
+(balanced yes and no). The flow is the shared ``playeval.guess_rule.GuessRuleGame``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from playeval.core.errors import ConfigError
+from playeval.core.info import GameOption, LevelInfo, Presentation, Scalar, SeatInfo
+from playeval.core.match import MatchSpec
+from playeval.games.static_picnic import prompts
+from playeval.games.static_picnic.baselines import StatementJudge, StatementSolver
+from playeval.games.static_picnic.data import load_items, rules_of_level
+from playeval.guess_rule import JUDGE, PLAYER, GuessRuleGame, HeldOut
+
+HELD_OUT_PER_SIDE = 5
+MAX_UNITS = 40
+
+
+@dataclass(frozen=True)
+class PicnicRound:
+    """A match's rule and the items it shows, in order, and keeps apart."""
+
+    statement: str
+    positives: tuple[str, ...]
+    negatives: tuple[str, ...]
+    held_out: tuple[tuple[str, str], ...]
+
+
+class StaticPicnic(GuessRuleGame):
+    id: ClassVar[str] = "static_picnic"
+    title: ClassVar[str] = "Static Picnic (guess which items may come)"
+    seats: ClassVar[tuple[SeatInfo, ...]] = (
+        SeatInfo(name=PLAYER, role="sees items that may and may not come to the picnic and names the rule",
+                 evaluated=True),)
+    levels: ClassVar[tuple[LevelInfo, ...]] = (
+        LevelInfo(level=1, description="items of one category"),
+        LevelInfo(level=2, description="items in both of two categories"),
+    )
+    options: ClassVar[tuple[GameOption, ...]] = GuessRuleGame.turn_options(2, MAX_UNITS)
+    presentation: ClassVar[Presentation] = Presentation(
+        name="Static Picnic", tagline="Work out which items may come to the picnic.",
+        pitch=("A secret rule decides which items may come to the picnic. Each turn shows some that may and some "
+               "that may not; ask for more, or name the rule."),
+        how=("You see items that may come and items that may not.",
+             "Ask for more (MORE: 2 shows two more of each) or guess the rule (GUESS: kitchen utensils).",
+             "After a guess, say for ten new items whether they may come, then the judge rules."),
+        person_seat=PLAYER)
+    player_variants: ClassVar[tuple[str, ...]] = prompts.PLAYER_VARIANTS
+    judge_system: ClassVar[str] = prompts.JUDGE_SYSTEM
+    apply_request: ClassVar[str] = prompts.APPLY
+    apply_answer: ClassVar[str] = '"yes" | "no"'
+    example_unit: ClassVar[str] = "examples"
+
+    def new_spec(self, level: int, seed: int, rng: random.Random, *, inputs: Mapping[str, str] | None = None,
+                 secret_set: str | None = None, options: Mapping[str, Scalar] | None = None) -> MatchSpec:
+        rules = rules_of_level(level) if level in (1, 2) else ()
+        if not rules:
+            raise ConfigError(f"static_picnic has levels 1 and 2, not {level}")
+        if inputs or secret_set is not None:
+            raise ConfigError("static_picnic takes no inputs and has no named sets")
+        chosen = dict(options or {})
+        variant = rng.randrange(len(prompts.PLAYER_VARIANTS))
+        rule = rng.choice(rules)
+        positives = list(rule.positives)
+        rng.shuffle(positives)
+        negatives = [item for item in load_items() if item not in set(rule.positives)]
+        rng.shuffle(negatives)
+        kept = min(HELD_OUT_PER_SIDE, len(positives) // 2)
+        held = [(item, "yes") for item in positives[:kept]] + [(item, "no") for item in negatives[:kept]]
+        rng.shuffle(held)
+        shown = min(len(positives) - kept, MAX_UNITS)
+        setup = {"rule": rule.id, "statement": rule.statement, "positives": positives[kept:kept + shown],
+                 "negatives": negatives[kept:kept + shown], "held_out": [list(pair) for pair in held]}
+        return MatchSpec(game=self.id, level=level, seed=seed, setup=setup, variants={PLAYER: variant},
+                         params={"num_init_examples": int(chosen.get("num_init_examples", 2)),
+                                 "max_turns": int(chosen.get("max_turns", 20))})
+
+    def rule_of(self, spec: MatchSpec) -> PicnicRound:
+        setup = spec.setup
+        return PicnicRound(statement=str(setup["statement"]), positives=tuple(setup["positives"]),
+                           negatives=tuple(setup["negatives"]),
+                           held_out=tuple((str(item), str(answer)) for item, answer in setup["held_out"]))
+
+    def example_total(self, rule: PicnicRound) -> int:
+        return min(len(rule.positives), len(rule.negatives))
+
+    def examples(self, rule: PicnicRound, start: int, stop: int) -> str:
+        return (f"May come: {', '.join(rule.positives[start:stop])}\n"
+                f"May not come: {', '.join(rule.negatives[start:stop])}")
+
+    def held_out(self, rule: PicnicRound) -> Sequence[HeldOut]:
+        return tuple(HeldOut(prompt=item, answer=answer) for item, answer in rule.held_out)
+
+    def statement(self, rule: PicnicRound) -> str:
+        return rule.statement
+
+    def scripted_player(self, party: str, spec: MatchSpec) -> Any:
+        rule = self.rule_of(spec)
+        return StatementJudge(rule.statement) if party == JUDGE else StatementSolver(rule.statement,
+                                                                                    self.held_out(rule))

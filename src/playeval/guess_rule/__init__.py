@@ -1,0 +1,14 @@
+"""GuessTheRuleBench in playeval: the flow its games share (``GuessRuleGame``), on playeval's core."""
+
+from playeval.guess_rule.base import (
+    JUDGE,
+    PLAYER,
+    Guess,
+    GuessRuleGame,
+    GuessState,
+    HeldOut,
+    More,
+    numbered_grammar,
+)
+
+__all__ = ["JUDGE", "PLAYER", "Guess", "GuessRuleGame", "GuessState", "HeldOut", "More", "numbered_grammar"]

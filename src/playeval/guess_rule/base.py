@@ -1,0 +1,328 @@
+"""The flow GuessTheRuleBench's games share (section 3.4), as a template on playeval's core.
+
+A game master holds a concealed rule. Turn 1 shows ``num_init_examples`` examples; every later turn the player asks
+for N more (``MORE: N``) or states the rule (``GUESS: ...``); each counts one turn, and asking for more examples
+than remain is refused with the reason and counts nothing. After a guess the player first applies its rule to
+held-out items (the judge-free rule-application check, recorded as the seat's score), then the ``judge`` role
+rules on the guess. The player wins on an accepted guess; the game ends at ``max_turns``, or when a guess made
+after every example was shown is refused (the examples ran out). The rule is revealed at the end.
+
+A game derives from :class:`GuessRuleGame` and gives what is its own: the rule (``rule_of``), how many example
+units there are and how a range of them reads, the held-out items with their answers, the texts, and the judge's
+wording. The state machine, the parsing, the outcome and the transcript are here, once.
+"""
+
+from __future__ import annotations
+
+import re
+from abc import abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar, Literal
+
+from playeval.core.ask import Ask, OutputConstraint
+from playeval.core.errors import FormatError, RuleViolation
+from playeval.core.game import GameBase
+from playeval.core.info import Disclosure, GameOption, RoleInfo
+from playeval.core.match import Action, MatchSpec, Outcome, SeatResult
+from playeval.core.messages import Message, assistant, system, user
+
+PLAYER = "player"
+JUDGE = "judge"
+MAX_GUESS_CHARS = 300
+
+MOVE_FORMAT = ("Reply with exactly one line: 'MORE: <n>' to see more examples, or 'GUESS: <the rule in words, as "
+               "precisely as you can>'.")
+LAST_EXAMPLES = "Every example has been shown: this turn must be a guess ('GUESS: ...')."
+TURN = "Turn {turn} of {limit}. {left} more can be shown."
+WRONG = "The judge did not accept your guess \"{guess}\"."
+JUDGE_FORMAT = "Reply with two lines: 'Verdict: yes' or 'Verdict: no', then 'Reason: <one short sentence>'."
+JUDGE_GRAMMAR = 'root ::= "Verdict: " ("yes" | "no") "\\nReason: " [^\\n]{1,200}\n'
+MOVE_GRAMMAR = 'root ::= "MORE: " [1-9] [0-9]? | "GUESS: " [^\\n]{5,300}\n'
+GUESS_GRAMMAR = 'root ::= "GUESS: " [^\\n]{5,300}\n'
+
+_MORE = re.compile(r"^\W*more\W*(\d{1,3})\b", re.IGNORECASE)
+_GUESS = re.compile(r"^\W*guess\s*[:\-]\s*(?P<rule>\S.*)$", re.IGNORECASE)
+_VERDICT = re.compile(r"verdict\s*:\s*\**\s*(yes|no)\b", re.IGNORECASE)
+_REASON = re.compile(r"reason\s*:\s*(.+)", re.IGNORECASE)
+_LINE = re.compile(r"^\s*(\d{1,2})\s*[.):]\s*(\S.*?)\s*$")
+
+Phase = Literal["move", "apply", "judge"]
+
+
+def numbered_grammar(count: int, answer: str) -> str:
+    """``count`` lines ``'<n>. <answer>'``, with ``answer`` a GBNF expression."""
+    lines = " ".join(f'"{number}. " answer "\\n"' for number in range(1, count + 1))
+    return f"root ::= {lines}\nanswer ::= {answer}\n"
+
+
+@dataclass(frozen=True)
+class HeldOut:
+    """An item the player applies its rule to after a guess: what it is shown, and the right answer."""
+
+    prompt: str
+    answer: str
+
+
+@dataclass(frozen=True)
+class More:
+    turn: int
+    count: int
+
+
+@dataclass(frozen=True)
+class Guess:
+    turn: int
+    text: str
+    all_shown: bool
+    """Every example had been shown when the guess was made: a refused guess then ends the game."""
+    applied: tuple[str, ...] | None = None
+    verdict: str | None = None
+    reason: str | None = None
+
+
+@dataclass(frozen=True)
+class GuessState:
+    spec: MatchSpec
+    rule: Any
+    total: int
+    shown: int
+    turns: int = 1
+    history: tuple[More | Guess, ...] = ()
+
+    @property
+    def limit(self) -> int:
+        return int(self.spec.params["max_turns"])
+
+    @property
+    def guesses(self) -> tuple[Guess, ...]:
+        return tuple(move for move in self.history if isinstance(move, Guess))
+
+    def phase(self) -> Phase:
+        last = self.history[-1] if self.history else None
+        if not isinstance(last, Guess) or last.verdict is not None:
+            return "move"
+        return "apply" if last.applied is None else "judge"
+
+    @property
+    def won(self) -> bool:
+        return bool(self.guesses) and self.guesses[-1].verdict == "yes"
+
+    def with_last_guess(self, guess: Guess) -> GuessState:
+        return replace(self, history=(*self.history[:-1], guess))
+
+
+class GuessRuleGame(GameBase):
+    """The template (see the module's note). Subclasses set the class attributes and implement the hooks."""
+
+    roles: ClassVar[tuple[RoleInfo, ...]] = (
+        RoleInfo(name=JUDGE, does="decides whether a guess states the concealed rule", default="local"),)
+    player_variants: ClassVar[tuple[str, ...]]
+    judge_system: ClassVar[str]
+    """What the judge is told about the game; ``JUDGE_FORMAT`` follows it."""
+    apply_request: ClassVar[str]
+    """Asks the player to apply its rule to the held-out items (``{count}`` and ``{items}`` are filled in)."""
+    apply_answer: ClassVar[str]
+    """The GBNF expression of one held-out answer."""
+    example_unit: ClassVar[str] = "examples"
+
+    @staticmethod
+    def turn_options(init: int, maximum: int) -> tuple[GameOption, ...]:
+        return (GameOption(name="num_init_examples", description="example units shown in turn 1", default=init,
+                           minimum=1, maximum=maximum),
+                GameOption(name="max_turns", description="turns before the game ends", default=20, minimum=1,
+                           maximum=100))
+
+    # -- hooks --------------------------------------------------------------------------------------------------
+
+    @abstractmethod
+    def rule_of(self, spec: MatchSpec) -> Any:
+        """The match's rule, rebuilt from its setup."""
+
+    @abstractmethod
+    def example_total(self, rule: Any) -> int:
+        """How many example units the rule has (a request for N asks for N units)."""
+
+    @abstractmethod
+    def examples(self, rule: Any, start: int, stop: int) -> str:
+        """Units ``start`` to ``stop`` (exclusive), as the player reads them."""
+
+    @abstractmethod
+    def held_out(self, rule: Any) -> Sequence[HeldOut]:
+        """The items of the rule-application check, with their answers."""
+
+    @abstractmethod
+    def statement(self, rule: Any) -> str:
+        """The rule in words, as the judge is told it and as it is revealed."""
+
+    def normalize_answer(self, text: str) -> str:
+        """A held-out answer as it is compared with the right one."""
+        return text.strip().lower()
+
+    # -- the template -------------------------------------------------------------------------------------------
+
+    def initial_state(self, spec: MatchSpec) -> GuessState:
+        rule = self.rule_of(spec)
+        total = self.example_total(rule)
+        shown = min(int(spec.params["num_init_examples"]), total)
+        return GuessState(spec=spec, rule=rule, total=total, shown=shown)
+
+    def disclosures(self, spec: MatchSpec) -> Sequence[Disclosure]:
+        return (Disclosure(key="rule", value=self.statement(self.rule_of(spec)), label="The rule",
+                           revealed_label="The rule"),)
+
+    def conversation(self, state: GuessState) -> tuple[Message, ...]:
+        """The player's conversation: its system prompt and the first examples, then each move and its answer."""
+        variant = self.player_variants[state.spec.variants.get(PLAYER, 0)]
+        shown = min(int(state.spec.params["num_init_examples"]), state.total)
+        messages: list[Message] = [system(f"{variant}\n\n{MOVE_FORMAT}"),
+                                   user(self.examples(state.rule, 0, shown))]
+        for move in state.history:
+            if isinstance(move, More):
+                messages.append(assistant(f"MORE: {move.count}"))
+                messages.append(user(self.examples(state.rule, shown, shown + move.count)))
+                shown += move.count
+            else:
+                messages.append(assistant(f"GUESS: {move.text}"))
+                if move.verdict == "no":
+                    messages.append(user(WRONG.format(guess=move.text)))
+        return tuple(messages)
+
+    def next_asks(self, state: GuessState) -> tuple[Ask, ...]:
+        phase = state.phase()
+        if phase == "judge":
+            return (self._judge_ask(state),)
+        conversation = self.conversation(state)
+        if phase == "apply":
+            items = self.held_out(state.rule)
+            listed = "\n".join(f"{number}. {item.prompt}" for number, item in enumerate(items, start=1))
+            request = self.apply_request.format(count=len(items), items=listed)
+            return (Ask(seat=PLAYER, kind="apply", display=request,
+                        instructions=f"{len(items)} lines: '<number>. <answer>'",
+                        messages=(*conversation, user(request)), max_tokens=16 * len(items) + 16, max_chars=1000,
+                        constraint=OutputConstraint(grammar=numbered_grammar(len(items), self.apply_answer))),)
+        left = state.total - state.shown
+        note = TURN.format(turn=state.turns + 1, limit=state.limit, left=left)
+        if left == 0:
+            note += " " + LAST_EXAMPLES
+        shown = self.examples(state.rule, 0, state.shown)
+        return (Ask(seat=PLAYER, kind="move", display=f"{shown}\n{note}", instructions=MOVE_FORMAT,
+                    messages=(*conversation[:-1], user(f"{conversation[-1].content}\n\n{note}")),
+                    constraint=OutputConstraint(grammar=GUESS_GRAMMAR if left == 0 else MOVE_GRAMMAR),
+                    max_tokens=80, max_chars=MAX_GUESS_CHARS, one_line=True),)
+
+    def _judge_ask(self, state: GuessState) -> Ask:
+        guess = state.guesses[-1]
+        user_text = (f"The concealed rule: {self.statement(state.rule)}\n"
+                     f"What the player saw:\n{self.examples(state.rule, 0, state.shown)}\n"
+                     f"The player's guess: {guess.text}")
+        return Ask(role=JUDGE, kind="verdict", display=f"Guess: {guess.text}", instructions="Verdict: yes or no",
+                   messages=(system(f"{self.judge_system}\n\n{JUDGE_FORMAT}"), user(user_text)),
+                   constraint=OutputConstraint(grammar=JUDGE_GRAMMAR), max_tokens=80)
+
+    def parse(self, state: GuessState, ask: Ask, text: str) -> Action:
+        line = text.strip()
+        if ask.role == JUDGE:
+            verdict = _VERDICT.search(line)
+            if verdict is None:
+                raise FormatError("reply 'Verdict: yes' or 'Verdict: no', then 'Reason: ...'.")
+            reason = _REASON.search(line)
+            return Action(role=JUDGE, kind="verdict", text=verdict.group(1).lower(),
+                          data={"reason": reason.group(1).strip()[:300] if reason else ""})
+        if ask.kind == "apply":
+            return self._parse_applied(state, line)
+        if "\n" in line:
+            raise FormatError("reply with one line: 'MORE: <n>' or 'GUESS: <rule>'.")
+        more = _MORE.match(line)
+        if more:
+            return Action(seat=PLAYER, kind="more", text=more.group(1))
+        guess = _GUESS.match(line)
+        if guess and len(guess.group("rule").strip()) >= 3:
+            return Action(seat=PLAYER, kind="guess", text=guess.group("rule").strip()[:MAX_GUESS_CHARS])
+        raise FormatError(f"reply 'MORE: <n>' to see more {self.example_unit}, or 'GUESS: <the rule>'.")
+
+    def _parse_applied(self, state: GuessState, text: str) -> Action:
+        count = len(self.held_out(state.rule))
+        found: dict[int, str] = {}
+        for row in text.splitlines():
+            matched = _LINE.match(row)
+            if matched:
+                found.setdefault(int(matched.group(1)), self.normalize_answer(matched.group(2)))
+        missing = [n for n in range(1, count + 1) if n not in found]
+        if missing:
+            raise FormatError(f"answer every line; missing: {', '.join(map(str, missing))}.")
+        return Action(seat=PLAYER, kind="apply", text="\n".join(found[n] for n in range(1, count + 1)))
+
+    def apply(self, state: GuessState, action: Action) -> GuessState:
+        if self.outcome(state) is not None:
+            raise RuleViolation("the game is over.")
+        phase = state.phase()
+        if action.role == JUDGE:
+            if phase != "judge" or action.text not in ("yes", "no"):
+                raise RuleViolation("there is no guess to judge.")
+            verdict = replace(state.guesses[-1], verdict=action.text, reason=str(action.data.get("reason", "")))
+            return state.with_last_guess(verdict)
+        if action.kind == "apply":
+            if phase != "apply":
+                raise RuleViolation("there is nothing to apply the rule to now.")
+            return state.with_last_guess(replace(state.guesses[-1], applied=tuple(action.text.split("\n"))))
+        if phase != "move":
+            raise RuleViolation("finish the guess first.")
+        if action.kind == "more":
+            wanted, left = int(action.text), state.total - state.shown
+            if left == 0:
+                raise RuleViolation("every example has been shown: guess the rule ('GUESS: ...').")
+            if wanted < 1 or wanted > left:
+                raise RuleViolation(f"only {left} more can be shown; ask for 1 to {left}, or guess.")
+            return replace(state, shown=state.shown + wanted, turns=state.turns + 1,
+                           history=(*state.history, More(turn=state.turns + 1, count=wanted)))
+        if action.kind == "guess":
+            guess = Guess(turn=state.turns + 1, text=action.text, all_shown=state.shown == state.total)
+            return replace(state, history=(*state.history, guess), turns=state.turns + 1)
+        raise RuleViolation(f"the player cannot {action.kind}.")
+
+    def accuracy(self, state: GuessState) -> float | None:
+        """The share of held-out items the last applied rule got right (``None`` before any)."""
+        expected = [self.normalize_answer(item.answer) for item in self.held_out(state.rule)]
+        applied = [guess.applied for guess in state.guesses if guess.applied is not None]
+        if not applied or not expected:
+            return None
+        return sum(1 for got, want in zip(applied[-1], expected, strict=False) if got == want) / len(expected)
+
+    def outcome(self, state: GuessState) -> Outcome | None:
+        if state.phase() != "move":
+            return None
+        guesses = state.guesses
+        exhausted = bool(guesses) and guesses[-1].verdict == "no" and guesses[-1].all_shown
+        if not (state.won or state.turns >= state.limit or exhausted):
+            return None
+        result = SeatResult(seat=PLAYER, won=state.won, score=self.accuracy(state))
+        if state.won:
+            last = guesses[-1]
+            return Outcome(status="finished", winners=(PLAYER,), rounds=state.turns, results=(result,),
+                           reason=f"guessed the rule in turn {last.turn} (the judge: {last.reason or 'yes'})")
+        why = f"every {self.example_unit[:-1]} was shown and the last guess was refused" if exhausted else \
+            f"no accepted guess within {state.limit} turns"
+        return Outcome(status="finished", rounds=state.turns, results=(result,), reason=why)
+
+    def rounds(self, state: GuessState) -> int:
+        return state.turns
+
+    def transcript(self, state: GuessState) -> Sequence[tuple[str, str]]:
+        shown = min(int(state.spec.params["num_init_examples"]), state.total)
+        lines: list[tuple[str, str]] = [("game", self.examples(state.rule, 0, shown))]
+        items = self.held_out(state.rule)
+        for move in state.history:
+            if isinstance(move, More):
+                lines.append((PLAYER, f"MORE: {move.count}"))
+                lines.append(("game", self.examples(state.rule, shown, shown + move.count)))
+                shown += move.count
+                continue
+            lines.append((PLAYER, f"GUESS: {move.text}"))
+            if move.applied is not None:
+                right = sum(1 for got, item in zip(move.applied, items, strict=False)
+                            if got == self.normalize_answer(item.answer))
+                lines.append(("game", f"applied it to {len(items)} held-out items: {right} right"))
+            if move.verdict is not None:
+                lines.append(("game", f"the judge: {move.verdict}" + (f" ({move.reason})" if move.reason else "")))
+        return lines
