@@ -45,7 +45,7 @@ def test_serve_prints_the_address_and_answers(tmp_path: Path) -> None:
                     raise AssertionError(f"the server did not come up: {said}") from err
                 time.sleep(0.3)
         assert games.status_code == 200
-        assert {game["id"] for game in games.json()} == {"akinator", "taboo", "bluffing", "math"}
+        assert {game["id"] for game in games.json()} == {"akinator", "taboo", "bluffing", "math", "static_picnic"}
         models = httpx.get(f"http://127.0.0.1:{port}/api/models", timeout=5).json()
         assert models["models"] == ["mock/player"]
         home = httpx.get(f"http://127.0.0.1:{port}/", timeout=5)
