@@ -7,6 +7,7 @@ functions, ``compare`` against other rankings).
 """
 
 from playeval.analysis.compare import Comparison, RunRanking, compare, load_rankings, run_rankings
+from playeval.analysis.judges import JudgeScore, JudgeVerdict, judge_verdicts, score_judge
 from playeval.analysis.load import match_rows, seat_rows
 from playeval.analysis.outcomes import MatchRow, ModelResult, overall_win_rates, summarize
 from playeval.analysis.profile import Profile, SkillStanding, capability_profiles, skills
@@ -33,6 +34,8 @@ from playeval.metrics.procedural import (
 __all__ = [
     "JUDGEMENT_LEVELS",
     "Comparison",
+    "JudgeScore",
+    "JudgeVerdict",
     "KendallResult",
     "MatchRetro",
     "MatchRow",
@@ -51,6 +54,7 @@ __all__ = [
     "capability_profiles",
     "compare",
     "disparity_ratio",
+    "judge_verdicts",
     "judgement_level",
     "kendall_tau",
     "load_rankings",
@@ -64,6 +68,7 @@ __all__ = [
     "recall_by_round",
     "run_rankings",
     "score_retro",
+    "score_judge",
     "seat_rows",
     "skills",
     "summarize",

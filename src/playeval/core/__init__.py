@@ -21,6 +21,8 @@ from playeval.core.events import (
 from playeval.core.game import (
     Game,
     GameBase,
+    JudgeCase,
+    JudgedGame,
     RetroGame,
     RetroOutput,
     RetroPoint,
@@ -65,6 +67,8 @@ __all__ = [
     "GameBase",
     "GameOption",
     "GameRegistry",
+    "JudgeCase",
+    "JudgedGame",
     "LevelInfo",
     "MatchEnded",
     "MatchSpec",

@@ -205,6 +205,40 @@ class RetroGame(Protocol):
         ...
 
 
+class JudgeCase(BaseModel):
+    """A labelled case for measuring a game's judge role: what the judge is shown, and the right verdict.
+
+    ``context`` holds what the game needs to build the judge's ask (a rule, the examples seen); ``answer`` is the
+    reply judged (a guess); ``kind`` says what sort of case it is (``exact``, ``paraphrase``, ``near miss``,
+    ``vague``, ``wrong``) so that error rates can be read per kind.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    context: dict[str, Any]
+    answer: str
+    correct: bool
+    kind: str
+
+
+@runtime_checkable
+class JudgedGame(Protocol):
+    """A game whose judge role can be measured against labelled cases (``playeval analyze judge``)."""
+
+    def judge_cases(self) -> Sequence[JudgeCase]:
+        """The game's calibration set."""
+        ...
+
+    def judge_case_ask(self, case: JudgeCase) -> Ask:
+        """The judge's ask for a case, worded exactly as in a match."""
+        ...
+
+    def judge_case_verdict(self, ask: Ask, text: str) -> bool:
+        """The judge's reply read as accept (True) or refuse; raises ``FormatError`` when it cannot be read."""
+        ...
+
+
 def fold(game: Game[StateT], spec: MatchSpec, events: Iterable[Event]) -> StateT:
     """The state of a match: its recorded actions and eliminations folded over the initial state."""
     state = game.initial_state(spec)

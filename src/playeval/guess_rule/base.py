@@ -22,7 +22,7 @@ from typing import Any, ClassVar, Literal
 
 from playeval.core.ask import Ask, OutputConstraint
 from playeval.core.errors import FormatError, RuleViolation
-from playeval.core.game import GameBase
+from playeval.core.game import GameBase, JudgeCase
 from playeval.core.info import Disclosure, GameOption, RoleInfo
 from playeval.core.match import Action, MatchSpec, Outcome, SeatResult
 from playeval.core.messages import Message, assistant, system, user
@@ -213,12 +213,24 @@ class GuessRuleGame(GameBase):
 
     def _judge_ask(self, state: GuessState) -> Ask:
         guess = state.guesses[-1]
-        user_text = (f"The concealed rule: {self.statement(state.rule)}\n"
-                     f"What the player saw:\n{self.examples(state.rule, 0, state.shown)}\n"
-                     f"The player's guess: {guess.text}")
-        return Ask(role=JUDGE, kind="verdict", display=f"Guess: {guess.text}", instructions="Verdict: yes or no",
+        return self.judge_ask(self.statement(state.rule), self.examples(state.rule, 0, state.shown), guess.text)
+
+    def judge_ask(self, statement: str, seen: str, guess: str) -> Ask:
+        """The judge's ask: the rule, what the player saw, the guess (the same words in a match and in
+        calibration)."""
+        user_text = f"The concealed rule: {statement}\nWhat the player saw:\n{seen}\nThe player's guess: {guess}"
+        return Ask(role=JUDGE, kind="verdict", display=f"Guess: {guess}", instructions="Verdict: yes or no",
                    messages=(system(f"{self.judge_system}\n\n{JUDGE_FORMAT}"), user(user_text)),
                    constraint=OutputConstraint(grammar=JUDGE_GRAMMAR), max_tokens=80)
+
+    def judge_case_ask(self, case: JudgeCase) -> Ask:
+        return self.judge_ask(str(case.context["statement"]), str(case.context["seen"]), case.answer)
+
+    def judge_case_verdict(self, ask: Ask, text: str) -> bool:
+        verdict = _VERDICT.search(text)
+        if verdict is None:
+            raise FormatError("reply 'Verdict: yes' or 'Verdict: no', then 'Reason: ...'.")
+        return verdict.group(1).lower() == "yes"
 
     def parse(self, state: GuessState, ask: Ask, text: str) -> Action:
         line = text.strip()

@@ -12,10 +12,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from playeval.core.errors import ConfigError
+from playeval.core.game import JudgeCase
 from playeval.core.info import GameOption, LevelInfo, Presentation, Scalar, SeatInfo
 from playeval.core.match import MatchSpec
 from playeval.games.math import prompts
 from playeval.games.math.baselines import ScriptedJudge, ScriptedSolver
+from playeval.games.math.calibration import judge_cases
 from playeval.games.math.sequences import SEQUENCE_LENGTH, MathRule, draw_rule, held_out
 from playeval.guess_rule import JUDGE, PLAYER, GuessRuleGame, HeldOut
 
@@ -87,6 +89,9 @@ class MathGame(GuessRuleGame):
             return str(int(text.strip()))
         except ValueError:
             return text.strip().lower()
+
+    def judge_cases(self) -> Sequence[JudgeCase]:
+        return judge_cases()
 
     def scripted_player(self, party: str, spec: MatchSpec) -> Any:
         rule = MathRule.from_setup(spec.setup["rule"])

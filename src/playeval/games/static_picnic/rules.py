@@ -14,10 +14,12 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from playeval.core.errors import ConfigError
+from playeval.core.game import JudgeCase
 from playeval.core.info import GameOption, LevelInfo, Presentation, Scalar, SeatInfo
 from playeval.core.match import MatchSpec
 from playeval.games.static_picnic import prompts
 from playeval.games.static_picnic.baselines import StatementJudge, StatementSolver
+from playeval.games.static_picnic.calibration import judge_cases
 from playeval.games.static_picnic.data import load_items, rules_of_level
 from playeval.guess_rule import JUDGE, PLAYER, GuessRuleGame, HeldOut
 
@@ -102,6 +104,9 @@ class StaticPicnic(GuessRuleGame):
 
     def statement(self, rule: PicnicRound) -> str:
         return rule.statement
+
+    def judge_cases(self) -> Sequence[JudgeCase]:
+        return judge_cases()
 
     def scripted_player(self, party: str, spec: MatchSpec) -> Any:
         rule = self.rule_of(spec)
