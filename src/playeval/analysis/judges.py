@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from playeval.core.errors import FormatError
-from playeval.core.game import JudgedGame, JudgeCase
+from playeval.core.game import JudgeCase, JudgedGame
 from playeval.models import Model
 from playeval.players.llm import DEFAULT_MAX_RETRIES, LLMPlayer
 

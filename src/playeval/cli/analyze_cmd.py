@@ -7,7 +7,15 @@ from pathlib import Path
 
 import typer
 from rich import box
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskID,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
 
 from playeval.analysis import (
@@ -206,7 +214,11 @@ async def _judge(games: list[object], model: str, use_cache: bool) -> list[Judge
             with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                           console=err) as progress:
                 bar = progress.add_task(f"{getattr(game, 'id', '?')} cases", total=total)
-                verdicts = await judge_verdicts(game, judge, on_case=lambda _: progress.advance(bar))
+
+                def advance(_: object, task: TaskID = bar) -> None:
+                    progress.advance(task)
+
+                verdicts = await judge_verdicts(game, judge, on_case=advance)
             scores.append(score_judge(str(getattr(game, "id", "?")), model, verdicts))
         return scores
 
