@@ -12,6 +12,8 @@ from pathlib import Path
 import httpx
 import pytest
 
+from playeval.core.registry import default_registry
+
 PLAYEVAL = [sys.executable, "-m", "playeval.cli.main"]
 
 
@@ -45,7 +47,7 @@ def test_serve_prints_the_address_and_answers(tmp_path: Path) -> None:
                     raise AssertionError(f"the server did not come up: {said}") from err
                 time.sleep(0.3)
         assert games.status_code == 200
-        assert {game["id"] for game in games.json()} == {"akinator", "taboo", "bluffing", "math", "static_picnic"}
+        assert {game["id"] for game in games.json()} == set(default_registry().ids())
         models = httpx.get(f"http://127.0.0.1:{port}/api/models", timeout=5).json()
         assert models["models"] == ["mock/player"]
         home = httpx.get(f"http://127.0.0.1:{port}/", timeout=5)

@@ -9,6 +9,7 @@ import pytest
 from arena_client import make_settings, running
 from pydantic import ValidationError
 
+from playeval.core.registry import default_registry
 from playeval.models import DEFAULT_MODEL, UnknownModel
 from playeval.web import ArenaSettings
 
@@ -57,7 +58,7 @@ async def test_models_and_games_are_listed(tmp_path: Path) -> None:
         assert (await client.get("/api/models")).json() == {"models": ["mock/player", "mock/echo"],
                                                             "default": "mock/player"}
         games = {game["id"]: game for game in (await client.get("/api/games")).json()}
-    assert set(games) == {"akinator", "taboo", "bluffing", "math", "static_picnic"}
+    assert set(games) == set(default_registry().ids())
     assert games["akinator"]["person_seat"] == "answerer" and games["taboo"]["person_seat"] == "clue_giver"
     assert (games["akinator"]["name"], games["akinator"]["tagline"]) == ("Akinator",
                                                                         "You hold the secret; the model asks.")

@@ -7,8 +7,21 @@ from playeval.guess_rule.base import (
     GuessRuleGame,
     GuessState,
     HeldOut,
+    ListedRound,
+    ListedRuleGame,
     More,
     numbered_grammar,
 )
 
-__all__ = ["JUDGE", "PLAYER", "Guess", "GuessRuleGame", "GuessState", "HeldOut", "More", "numbered_grammar"]
+__all__ = [
+    "JUDGE",
+    "PLAYER",
+    "Guess",
+    "GuessRuleGame",
+    "GuessState",
+    "HeldOut",
+    "ListedRound",
+    "ListedRuleGame",
+    "More",
+    "numbered_grammar",
+]

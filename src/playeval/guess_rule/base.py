@@ -338,3 +338,46 @@ class GuessRuleGame(GameBase):
             if move.verdict is not None:
                 lines.append(("game", f"the judge: {move.verdict}" + (f" ({move.reason})" if move.reason else "")))
         return lines
+
+
+@dataclass(frozen=True)
+class ListedRound:
+    """A rule whose examples are lists: the items it admits and those it does not, in the order they are shown,
+    and the items kept apart for the rule-application check (with ``yes`` or ``no``)."""
+
+    statement: str
+    positives: tuple[str, ...]
+    negatives: tuple[str, ...]
+    held_out: tuple[tuple[str, str], ...]
+
+    def to_setup(self, rule_id: str) -> dict[str, object]:
+        return {"rule": rule_id, "statement": self.statement, "positives": list(self.positives),
+                "negatives": list(self.negatives), "held_out": [list(pair) for pair in self.held_out]}
+
+
+class ListedRuleGame(GuessRuleGame):
+    """A guess-the-rule game whose example unit is one item the rule admits and one it does not (the picnic
+    games): the match's setup holds the whole ``ListedRound``, so the game stays pure."""
+
+    admitted_label: ClassVar[str] = "May come"
+    refused_label: ClassVar[str] = "May not come"
+    apply_answer: ClassVar[str] = '"yes" | "no"'
+
+    def rule_of(self, spec: MatchSpec) -> ListedRound:
+        setup = spec.setup
+        return ListedRound(statement=str(setup["statement"]), positives=tuple(setup["positives"]),
+                           negatives=tuple(setup["negatives"]),
+                           held_out=tuple((str(item), str(answer)) for item, answer in setup["held_out"]))
+
+    def example_total(self, rule: ListedRound) -> int:
+        return min(len(rule.positives), len(rule.negatives))
+
+    def examples(self, rule: ListedRound, start: int, stop: int) -> str:
+        return (f"{self.admitted_label}: {', '.join(rule.positives[start:stop])}\n"
+                f"{self.refused_label}: {', '.join(rule.negatives[start:stop])}")
+
+    def held_out(self, rule: ListedRound) -> Sequence[HeldOut]:
+        return tuple(HeldOut(prompt=item, answer=answer) for item, answer in rule.held_out)
+
+    def statement(self, rule: ListedRound) -> str:
+        return rule.statement

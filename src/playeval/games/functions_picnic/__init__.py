@@ -1,7 +1,7 @@
 """GuessTheRuleBench's Code Functions Picnic: the reviewed rule library, the word list and the rule checks.
 
 The hidden rule is a Python function ``rule(word) -> bool``. This package holds what the game is built on
-(the game itself is not here yet): the built-in library of reviewed rules at three levels (``library``), the
+(and the game, ``game.FunctionsPicnic``): the built-in library of reviewed rules at three levels (``library``), the
 packaged English word list with its fixed 500-word sample (``words``), the acceptance check every rule's code
 goes through in the sandbox and the per-rule cache of truth values (``checks``), and the pure draws of
 example and held-out words (``examples``).
@@ -21,6 +21,7 @@ from playeval.games.functions_picnic.checks import (
     truth_values,
 )
 from playeval.games.functions_picnic.examples import ExampleDraw, HeldOutWord, available, draw_examples, draw_held_out
+from playeval.games.functions_picnic.game import FunctionsPicnic
 from playeval.games.functions_picnic.library import (
     CONVENTIONS,
     LEVELS,
@@ -44,6 +45,7 @@ __all__ = [
     "SAMPLE_SIZE",
     "CheckReason",
     "ExampleDraw",
+    "FunctionsPicnic",
     "HeldOutWord",
     "LibraryRule",
     "RuleCheck",

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from playeval.core.errors import ConfigError
@@ -21,23 +20,13 @@ from playeval.games.static_picnic import prompts
 from playeval.games.static_picnic.baselines import StatementJudge, StatementSolver
 from playeval.games.static_picnic.calibration import judge_cases
 from playeval.games.static_picnic.data import load_items, rules_of_level
-from playeval.guess_rule import JUDGE, PLAYER, GuessRuleGame, HeldOut
+from playeval.guess_rule import JUDGE, PLAYER, GuessRuleGame, ListedRound, ListedRuleGame
 
 HELD_OUT_PER_SIDE = 5
 MAX_UNITS = 40
 
 
-@dataclass(frozen=True)
-class PicnicRound:
-    """A match's rule and the items it shows, in order, and keeps apart."""
-
-    statement: str
-    positives: tuple[str, ...]
-    negatives: tuple[str, ...]
-    held_out: tuple[tuple[str, str], ...]
-
-
-class StaticPicnic(GuessRuleGame):
+class StaticPicnic(ListedRuleGame):
     id: ClassVar[str] = "static_picnic"
     title: ClassVar[str] = "Static Picnic (guess which items may come)"
     seats: ClassVar[tuple[SeatInfo, ...]] = (
@@ -59,8 +48,6 @@ class StaticPicnic(GuessRuleGame):
     player_variants: ClassVar[tuple[str, ...]] = prompts.PLAYER_VARIANTS
     judge_system: ClassVar[str] = prompts.JUDGE_SYSTEM
     apply_request: ClassVar[str] = prompts.APPLY
-    apply_answer: ClassVar[str] = '"yes" | "no"'
-    example_unit: ClassVar[str] = "examples"
 
     def new_spec(self, level: int, seed: int, rng: random.Random, *, inputs: Mapping[str, str] | None = None,
                  secret_set: str | None = None, options: Mapping[str, Scalar] | None = None) -> MatchSpec:
@@ -80,30 +67,12 @@ class StaticPicnic(GuessRuleGame):
         held = [(item, "yes") for item in positives[:kept]] + [(item, "no") for item in negatives[:kept]]
         rng.shuffle(held)
         shown = min(len(positives) - kept, MAX_UNITS)
-        setup = {"rule": rule.id, "statement": rule.statement, "positives": positives[kept:kept + shown],
-                 "negatives": negatives[kept:kept + shown], "held_out": [list(pair) for pair in held]}
-        return MatchSpec(game=self.id, level=level, seed=seed, setup=setup, variants={PLAYER: variant},
+        round_ = ListedRound(statement=rule.statement, positives=tuple(positives[kept:kept + shown]),
+                             negatives=tuple(negatives[kept:kept + shown]), held_out=tuple(held))
+        return MatchSpec(game=self.id, level=level, seed=seed, setup=round_.to_setup(rule.id),
+                         variants={PLAYER: variant},
                          params={"num_init_examples": int(chosen.get("num_init_examples", 2)),
                                  "max_turns": int(chosen.get("max_turns", 20))})
-
-    def rule_of(self, spec: MatchSpec) -> PicnicRound:
-        setup = spec.setup
-        return PicnicRound(statement=str(setup["statement"]), positives=tuple(setup["positives"]),
-                           negatives=tuple(setup["negatives"]),
-                           held_out=tuple((str(item), str(answer)) for item, answer in setup["held_out"]))
-
-    def example_total(self, rule: PicnicRound) -> int:
-        return min(len(rule.positives), len(rule.negatives))
-
-    def examples(self, rule: PicnicRound, start: int, stop: int) -> str:
-        return (f"May come: {', '.join(rule.positives[start:stop])}\n"
-                f"May not come: {', '.join(rule.negatives[start:stop])}")
-
-    def held_out(self, rule: PicnicRound) -> Sequence[HeldOut]:
-        return tuple(HeldOut(prompt=item, answer=answer) for item, answer in rule.held_out)
-
-    def statement(self, rule: PicnicRound) -> str:
-        return rule.statement
 
     def judge_cases(self) -> Sequence[JudgeCase]:
         return judge_cases()
