@@ -1,4 +1,5 @@
-"""GuessTheRuleBench in playeval: the flow its games share (``GuessRuleGame``), on playeval's core."""
+"""GuessTheRuleBench in playeval: the flow its games share (``GuessRuleGame``), on playeval's core, and the
+paper's library interface (``StaticGoingOnAPicnic``, ``CodeFunctionsPicnic``, ``MathGuessTheRuleGame``)."""
 
 from playeval.guess_rule.base import (
     JUDGE,
@@ -12,16 +13,26 @@ from playeval.guess_rule.base import (
     More,
     numbered_grammar,
 )
+from playeval.guess_rule.library import (
+    CodeFunctionsPicnic,
+    GuessRuleError,
+    MathGuessTheRuleGame,
+    StaticGoingOnAPicnic,
+)
 
 __all__ = [
     "JUDGE",
     "PLAYER",
+    "CodeFunctionsPicnic",
     "Guess",
+    "GuessRuleError",
     "GuessRuleGame",
     "GuessState",
     "HeldOut",
     "ListedRound",
     "ListedRuleGame",
+    "MathGuessTheRuleGame",
     "More",
+    "StaticGoingOnAPicnic",
     "numbered_grammar",
 ]

@@ -29,6 +29,8 @@ from playeval.core.messages import Message, assistant, system, user
 
 PLAYER = "player"
 JUDGE = "judge"
+SKIP = "skip"
+"""The reply that skips the rule-application check (a person may; a model's grammar does not allow it)."""
 MAX_GUESS_CHARS = 300
 
 MOVE_FORMAT = ("Reply with exactly one line: 'MORE: <n>' to see more examples, or 'GUESS: <the rule in words, as "
@@ -155,6 +157,10 @@ class GuessRuleGame(GameBase):
     def statement(self, rule: Any) -> str:
         """The rule in words, as the judge is told it and as it is revealed."""
 
+    def example_data(self, rule: Any, start: int, stop: int) -> dict[str, Any]:
+        """Units ``start`` to ``stop`` as data, for the library API (default: as the player reads them)."""
+        return {"text": self.examples(rule, start, stop)}
+
     def normalize_answer(self, text: str) -> str:
         """A held-out answer as it is compared with the right one."""
         return text.strip().lower()
@@ -198,7 +204,7 @@ class GuessRuleGame(GameBase):
             listed = "\n".join(f"{number}. {item.prompt}" for number, item in enumerate(items, start=1))
             request = self.apply_request.format(count=len(items), items=listed)
             return (Ask(seat=PLAYER, kind="apply", display=request,
-                        instructions=f"{len(items)} lines: '<number>. <answer>'",
+                        instructions=f"{len(items)} lines: '<number>. <answer>' (or '{SKIP}' to skip the check)",
                         messages=(*conversation, user(request)), max_tokens=16 * len(items) + 16, max_chars=1000,
                         constraint=OutputConstraint(grammar=numbered_grammar(len(items), self.apply_answer))),)
         left = state.total - state.shown
@@ -254,6 +260,8 @@ class GuessRuleGame(GameBase):
         raise FormatError(f"reply 'MORE: <n>' to see more {self.example_unit}, or 'GUESS: <the rule>'.")
 
     def _parse_applied(self, state: GuessState, text: str) -> Action:
+        if text.strip().lower() == SKIP:
+            return Action(seat=PLAYER, kind="apply", text="")  # recorded as not done, not as wrong
         count = len(self.held_out(state.rule))
         found: dict[int, str] = {}
         for row in text.splitlines():
@@ -277,7 +285,8 @@ class GuessRuleGame(GameBase):
         if action.kind == "apply":
             if phase != "apply":
                 raise RuleViolation("there is nothing to apply the rule to now.")
-            return state.with_last_guess(replace(state.guesses[-1], applied=tuple(action.text.split("\n"))))
+            applied = tuple(action.text.split("\n")) if action.text else ()
+            return state.with_last_guess(replace(state.guesses[-1], applied=applied))
         if phase != "move":
             raise RuleViolation("finish the guess first.")
         if action.kind == "more":
@@ -296,7 +305,7 @@ class GuessRuleGame(GameBase):
     def accuracy(self, state: GuessState) -> float | None:
         """The share of held-out items the last applied rule got right (``None`` before any)."""
         expected = [self.normalize_answer(item.answer) for item in self.held_out(state.rule)]
-        applied = [guess.applied for guess in state.guesses if guess.applied is not None]
+        applied = [guess.applied for guess in state.guesses if guess.applied]
         if not applied or not expected:
             return None
         return sum(1 for got, want in zip(applied[-1], expected, strict=False) if got == want) / len(expected)
@@ -331,7 +340,9 @@ class GuessRuleGame(GameBase):
                 shown += move.count
                 continue
             lines.append((PLAYER, f"GUESS: {move.text}"))
-            if move.applied is not None:
+            if move.applied == ():
+                lines.append(("game", "the rule-application check was skipped"))
+            elif move.applied is not None:
                 right = sum(1 for got, item in zip(move.applied, items, strict=False)
                             if got == self.normalize_answer(item.answer))
                 lines.append(("game", f"applied it to {len(items)} held-out items: {right} right"))
@@ -378,6 +389,9 @@ class ListedRuleGame(GuessRuleGame):
 
     def held_out(self, rule: ListedRound) -> Sequence[HeldOut]:
         return tuple(HeldOut(prompt=item, answer=answer) for item, answer in rule.held_out)
+
+    def example_data(self, rule: ListedRound, start: int, stop: int) -> dict[str, Any]:
+        return {"positives": list(rule.positives[start:stop]), "negatives": list(rule.negatives[start:stop])}
 
     def statement(self, rule: ListedRound) -> str:
         return rule.statement

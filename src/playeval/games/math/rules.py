@@ -77,6 +77,10 @@ class MathGame(GuessRuleGame):
         listed = "\n".join(f"position {index}: {values[index]}" for index in range(start, stop))
         return f"Values of the sequence:\n{listed}"
 
+    def example_data(self, rule: MathRule, start: int, stop: int) -> dict[str, Any]:
+        values = rule.sequence() or []
+        return {"values": [[index, values[index]] for index in range(start, stop)]}
+
     def held_out(self, rule: MathRule) -> Sequence[HeldOut]:
         return tuple(HeldOut(prompt=f"position {index}: {value}", answer=str(following))
                      for value, index, following in held_out(rule) or [])

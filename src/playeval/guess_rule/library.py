@@ -1,0 +1,193 @@
+"""GuessTheRuleBench's Python library interface (the paper's section 3.5.1), for researchers' own agents.
+
+Every instance is a stored match: the caller holds the player's seat, the judge role is a model (``judge``,
+default playeval's local model; ``scripted`` compares guesses with the rule's own words), and a game can be
+loaded by its uuid in another process (``load_game``). Turns count as in every other match. Errors are
+``GuessRuleError`` exceptions with a message.
+
+    game = MathGuessTheRuleGame(difficulty="L2", num_init_examples=3, seed=7)
+    uuid = game.create_game_instance()
+    game.get_more_examples(2)
+    game.validate_guess("multiply by -2")          # True or False, from the judge
+    game.get_game_summary(include_rule=True)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any, ClassVar
+
+from playeval.core.errors import ConfigError, PlayevalError
+from playeval.core.events import RoleAssignment, SeatAssignment
+from playeval.core.info import Scalar
+from playeval.core.inputs import check_options
+from playeval.core.registry import default_registry
+from playeval.core.rng import match_rng
+from playeval.engine import advance, build_players, ended, state_from_events, submit
+from playeval.guess_rule.base import JUDGE, PLAYER, SKIP, Guess, GuessRuleGame, GuessState, More
+from playeval.models import DEFAULT_MODEL, ModelHub
+from playeval.store import MatchRecord, Store
+
+SCRIPTED = "scripted"
+
+
+class GuessRuleError(PlayevalError):
+    """A request the game refuses, or a game that cannot be found or loaded."""
+
+
+class _GuessTheRuleGame:
+    game_id: ClassVar[str]
+
+    def __init__(self, difficulty: str = "L1", num_init_examples: int = 2, seed: int | None = None,
+                 judge: str | None = None, db: str | None = None, **game_options: Scalar) -> None:
+        game = default_registry().get(self.game_id)
+        if not isinstance(game, GuessRuleGame):
+            raise GuessRuleError(f"{self.game_id} is not a guess-the-rule game")
+        self._game = game
+        levels = {f"L{info.level}": info.level for info in game.levels}
+        if difficulty not in levels:
+            raise GuessRuleError(f"{self.game_id} has difficulties {', '.join(levels)}, not {difficulty!r}")
+        self._level = levels[difficulty]
+        try:
+            self._options = check_options(game.id, game.options,
+                                          {"num_init_examples": num_init_examples, **game_options})
+        except ConfigError as err:
+            raise GuessRuleError(str(err)) from None
+        self._seed = seed
+        self._judge = judge or DEFAULT_MODEL
+        self._db = db
+        self._uuid: str | None = None
+
+    @property
+    def uuid(self) -> str | None:
+        return self._uuid
+
+    def create_game_instance(self) -> str:
+        """Start a new game (a stored match; its first examples are turn 1) and return its uuid."""
+        seed = self._seed if self._seed is not None else secrets.randbelow(2**31)
+        spec = self._game.new_spec(self._level, seed, match_rng(seed), options=self._options)
+        role = RoleAssignment(role=JUDGE, player_kind=SCRIPTED) if self._judge == SCRIPTED else \
+            RoleAssignment(role=JUDGE, player_kind="llm", model=self._judge)
+        with Store.open(self._db) as store:
+            self._uuid = store.create_match(spec=spec, roles=(role,), seats=(
+                SeatAssignment(seat=PLAYER, player_kind="human", evaluated=True),))
+        return self._uuid
+
+    def _record(self, store: Store) -> MatchRecord:
+        if self._uuid is None:
+            raise GuessRuleError("no game yet: call create_game_instance() or load_game(uuid) first")
+        return store.get_match(self._uuid)
+
+    def _state(self, store: Store) -> GuessState:
+        state = state_from_events(self._game, self._record(store).spec, store.events(str(self._uuid)))
+        assert isinstance(state, GuessState)
+        return state
+
+    def _submit(self, store: Store, text: str) -> None:
+        record = self._record(store)
+        events = store.events(record.id)
+        if ended(events) is not None:
+            raise GuessRuleError("the game is over")
+        result = submit(self._game, record.spec, events, PLAYER, text, store, record.id)
+        if not result.accepted:
+            raise GuessRuleError(result.reason or "refused")
+
+    def examples(self) -> dict[str, Any]:
+        """Every example shown so far (does not count a turn)."""
+        with Store.open(self._db) as store:
+            state = self._state(store)
+        return self._game.example_data(state.rule, 0, state.shown)
+
+    def get_more_examples(self, n: int) -> dict[str, Any]:
+        """``n`` more example units (one turn); ``GuessRuleError`` when fewer remain (no turn is counted)."""
+        with Store.open(self._db) as store:
+            before = self._state(store).shown
+            self._submit(store, f"MORE: {int(n)}")
+            state = self._state(store)
+        return self._game.example_data(state.rule, before, state.shown)
+
+    def held_out_items(self) -> list[str]:
+        """The items the rule-application check asks about after each guess (their answers stay hidden)."""
+        with Store.open(self._db) as store:
+            return [item.prompt for item in self._game.held_out(self._state(store).rule)]
+
+    def validate_guess(self, guess: str, held_out_answers: Sequence[str] | None = None) -> bool:
+        """Present a guess (one turn); ``held_out_answers`` are the guess applied to ``held_out_items()`` (the
+        check is recorded as skipped without them). Returns the judge's verdict."""
+        answers = SKIP if held_out_answers is None else \
+            "\n".join(f"{number}. {answer}" for number, answer in enumerate(held_out_answers, start=1))
+        with Store.open(self._db) as store:
+            self._submit(store, f"GUESS: {guess}")
+            self._submit(store, answers)
+            asyncio.run(self._judge_step(store))
+            last = self._state(store).guesses[-1]
+        return last.verdict == "yes"
+
+    async def _judge_step(self, store: Store) -> None:
+        record = self._record(store)
+        async with ModelHub() as hub:
+            players = build_players(self._game, record.spec, record.seats, record.roles, hub.get,
+                                    people={PLAYER: None})
+            await advance(self._game, record.spec, store.events(record.id), players, store, record.id)
+
+    def get_game_summary(self, include_rule: bool = False) -> dict[str, Any]:
+        """Turns taken, examples seen, time, history, status; the rule only when asked (this counts no turn)."""
+        with Store.open(self._db) as store:
+            record = self._record(store)
+            records = store.event_records(record.id)
+            state = self._state(store)
+        outcome = record.outcome
+        status = "playing" if outcome is None else "won" if outcome.winner == PLAYER else \
+            "aborted" if outcome.status == "aborted" else "lost"
+        history: list[dict[str, Any]] = []
+        for move in state.history:
+            if isinstance(move, More):
+                history.append({"turn": move.turn, "kind": "more", "count": move.count})
+            elif isinstance(move, Guess):
+                history.append({"turn": move.turn, "kind": "guess", "text": move.text, "verdict": move.verdict,
+                                "reason": move.reason})
+        started: datetime = records[0].created_at
+        summary: dict[str, Any] = {
+            "uuid": record.id, "game": self.game_id, "difficulty": f"L{record.level}", "status": status,
+            "turns_taken": state.turns, "examples_seen": self._game.example_data(state.rule, 0, state.shown),
+            "duration_s": (records[-1].created_at - started).total_seconds(), "history": history,
+            "check_accuracy": self._game.accuracy(state)}
+        if include_rule:
+            summary["rule"] = self._game.statement(state.rule)
+        return summary
+
+    @classmethod
+    def load_game(cls, uuid: str, *, db: str | None = None) -> _GuessTheRuleGame:
+        """The game stored under ``uuid``, ready to go on (in this process or another)."""
+        with Store.open(db) as store:
+            try:
+                record = store.get_match(uuid)
+            except PlayevalError:
+                raise GuessRuleError(f"no game with uuid {uuid!r}") from None
+        if record.game != cls.game_id:
+            raise GuessRuleError(f"game {uuid} is {record.game}, not {cls.game_id}")
+        judge = next((role.model or role.player_kind for role in record.roles if role.role == JUDGE), None)
+        loaded = cls(difficulty=f"L{record.level}", db=db, judge=judge, seed=record.seed,
+                     **{key: value for key, value in record.spec.params.items()
+                        if key in {option.name for option in cls._options_of()}})
+        loaded._uuid = uuid
+        return loaded
+
+    @classmethod
+    def _options_of(cls) -> Sequence[Any]:
+        return default_registry().get(cls.game_id).options
+
+
+class StaticGoingOnAPicnic(_GuessTheRuleGame):
+    game_id: ClassVar[str] = "static_picnic"
+
+
+class CodeFunctionsPicnic(_GuessTheRuleGame):
+    game_id: ClassVar[str] = "functions_picnic"
+
+
+class MathGuessTheRuleGame(_GuessTheRuleGame):
+    game_id: ClassVar[str] = "math"

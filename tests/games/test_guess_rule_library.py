@@ -1,0 +1,52 @@
+"""The paper's library interface, used as a researcher's agent would: only the public API, a scripted judge."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from playeval.guess_rule import CodeFunctionsPicnic, GuessRuleError, MathGuessTheRuleGame, StaticGoingOnAPicnic
+
+
+@pytest.mark.parametrize("cls", [StaticGoingOnAPicnic, CodeFunctionsPicnic, MathGuessTheRuleGame])
+def test_a_scripted_session_per_game(cls: type[MathGuessTheRuleGame], tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'lib.db'}"
+    game = cls(difficulty="L1", num_init_examples=2, seed=7, judge="scripted", db=db, max_turns=10)
+    uuid = game.create_game_instance()
+    first = game.examples()
+    assert first and game.get_game_summary()["turns_taken"] == 1
+    more = game.get_more_examples(1)
+    assert more != first and game.get_game_summary()["turns_taken"] == 2
+    with pytest.raises(GuessRuleError, match="can be shown"):
+        game.get_more_examples(999)
+    assert game.get_game_summary()["turns_taken"] == 2  # a refused request counts nothing
+    assert game.validate_guess("something vague") is False
+    summary = game.get_game_summary(include_rule=True)
+    assert summary["turns_taken"] == 3 and summary["status"] == "playing" and "rule" in summary
+    assert "rule" not in game.get_game_summary()
+    # another process goes on with the same game, by its uuid, and wins with the rule's own words
+    script = (f"from playeval.guess_rule import {cls.__name__} as C\n"
+              f"g = C.load_game({uuid!r}, db={db!r})\n"
+              f"print(g.validate_guess({summary['rule']!r}, held_out_answers=None))\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0 and done.stdout.strip() == "True", done.stderr
+    final = cls.load_game(uuid, db=db).get_game_summary()
+    assert final["status"] == "won" and final["turns_taken"] == 4
+    assert final["check_accuracy"] is None  # no answers were given: the check is recorded as skipped, not as wrong
+    assert [move["kind"] for move in final["history"]] == ["more", "guess", "guess"]
+    with pytest.raises(GuessRuleError, match="over"):
+        cls.load_game(uuid, db=db).get_more_examples(1)
+
+
+def test_errors_are_exceptions_with_a_message(tmp_path: Path) -> None:
+    with pytest.raises(GuessRuleError, match="difficulties L1, L2"):
+        StaticGoingOnAPicnic(difficulty="L3")
+    with pytest.raises(GuessRuleError, match="num_init_examples"):
+        MathGuessTheRuleGame(num_init_examples=0)
+    with pytest.raises(GuessRuleError, match="no game yet"):
+        MathGuessTheRuleGame().get_more_examples(1)
+    with pytest.raises(GuessRuleError, match="no game with uuid"):
+        MathGuessTheRuleGame.load_game("0" * 16, db=f"sqlite:///{tmp_path / 'none.db'}")
