@@ -33,6 +33,7 @@ from playeval.analysis import (
     summarize,
     summarize_procedural,
 )
+from playeval.analysis.rule_games import PASSING, rule_game_rows
 from playeval.cli.console import db_option, fail, print_table, stderr, stdout
 from playeval.core.game import JudgedGame
 from playeval.core.registry import default_registry
@@ -197,6 +198,40 @@ def judge_cmd(
     print_table(console, table)
     console.print("false accept: wrong guesses the judge accepted, per wrong guess; false reject: right guesses it "
                   "refused, per right guess; an unreadable verdict counts as wrong.")
+
+
+@analyze_app.command("rules")
+def rules_cmd(
+    run_id: str = typer.Argument(None, help="Run id (default: the latest run)."),
+    passing: float = typer.Option(PASSING, "--pass", help="Share of held-out items a guess must get right to "
+                                                         "pass the rule-application check."),
+    db: str | None = db_option(),
+) -> None:
+    """GuessTheRuleBench's table: judged win rate with a Wilson 95% interval, turns, examples, time, and the
+    rule-application check beside it (accuracy, and how often the judge agrees with it)."""
+    with Store.open(db) as store:
+        run_id = require_run(store, run_id)
+        rows = rule_game_rows(store, run_id, default_registry(), passing=passing)
+    if not rows:
+        fail(f"run {run_id} has no finished guess-the-rule matches played by a model")
+    table = Table(title=f"run {run_id}: guess-the-rule games", box=box.SIMPLE_HEAD, padding=(0, 1))
+    for column in ("game", "level", "model", "n", "win [95% CI]", "turns", "examples", "s/match", "check acc.",
+                   "judge agrees"):
+        table.add_column(column, justify="left" if column in ("game", "model") else "right")
+    for row in rows:
+        interval = f"{row.win_rate:.2f} [{row.ci_low:.2f}, {row.ci_high:.2f}]" if row.win_rate is not None else "n/a"
+        table.add_row(row.game, f"L{row.level}", row.model, str(row.matches), interval, _number(row.turns),
+                      _number(row.examples_seen), _number(row.seconds), _rate(row.check_accuracy),
+                      f"{_rate(row.agreement)} ({row.judged})")
+    console = stdout()
+    print_table(console, table)
+    console.print(f"win: accepted by the judge role (a forfeit is a loss); check acc.: the last rule-application "
+                  f"check of each match; judge agrees: of the guesses both judged and checked, the share where the "
+                  f"judge accepted exactly those that got at least {passing:.0%} of the held-out items right.")
+
+
+def _number(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:.1f}"
 
 
 def _rate(value: float | None) -> str:

@@ -15,13 +15,13 @@ outcome (not abandoned); the surveys' answers are counted per question and value
 from __future__ import annotations
 
 import io
-import math
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from playeval.analysis import MatchRetro, MatchRow, score_retro, summarize, summarize_procedural
+from playeval.analysis.intervals import wilson_interval
 from playeval.core.game import Game, seat_evaluated
 from playeval.core.registry import GameRegistry
 from playeval.store import MatchRecord, Store, SurveyRecord
@@ -30,23 +30,6 @@ from playeval.web.views import GameStats, LeaderboardView, ModelRow, PeopleRow, 
 Source = Literal["all", "live", "batch"]
 ALL_GAMES = "all"
 SURVEY_QUESTIONS: tuple[str, ...] = ("enjoyment", "satisfaction", "frequency")
-Z_95 = 1.959963984540054
-
-
-def wilson_interval(wins: int, n: int, z: float = Z_95) -> tuple[float | None, float | None]:
-    """The Wilson score interval of a proportion ``wins / n`` (``None``s when ``n`` is 0)."""
-    if n <= 0:
-        return None, None
-    if not 0 <= wins <= n:
-        raise ValueError(f"wins must be between 0 and n, got {wins} of {n}")
-    p = wins / n
-    z2 = z * z
-    denominator = 1 + z2 / n
-    centre = (p + z2 / (2 * n)) / denominator
-    half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / denominator
-    low = 0.0 if wins == 0 else max(0.0, min(p, centre - half))  # exact at the ends, never past p by rounding
-    high = 1.0 if wins == n else min(1.0, max(p, centre + half))
-    return low, high
 
 
 @dataclass(frozen=True)

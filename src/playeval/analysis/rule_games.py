@@ -1,0 +1,92 @@
+"""GuessTheRuleBench's table (the paper's Table 2 form, extended): per game, level and model, the judged win rate
+with its Wilson 95% interval, turns, examples seen and time (Tables 3-6), and beside them the judge-free
+rule-application check: its mean accuracy, and how often the judge's verdict agrees with it.
+
+A guess "passes the check" when its answers to the held-out items are at least ``passing`` right; a verdict
+agrees when it accepts exactly the guesses that pass. A forfeited seat counts as a loss; an aborted match is
+left out.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections import defaultdict
+from dataclasses import dataclass
+
+from playeval.analysis.intervals import wilson_interval
+from playeval.core.registry import GameRegistry
+from playeval.engine.match import state_from_events
+from playeval.guess_rule import PLAYER, GuessRuleGame, GuessState
+from playeval.store import Store
+
+PASSING = 0.8
+
+
+@dataclass(frozen=True)
+class RuleGameRow:
+    game: str
+    level: int
+    model: str
+    matches: int
+    wins: int
+    win_rate: float | None
+    ci_low: float | None
+    ci_high: float | None
+    turns: float | None
+    examples_seen: float | None
+    """Example units shown, on average (a picnic unit: one item that may come and one that may not)."""
+    seconds: float | None
+    check_accuracy: float | None
+    """Mean accuracy of the last check of each match that had one."""
+    agreement: float | None
+    """Share of judged, checked guesses whose verdict agrees with the check."""
+    judged: int
+
+
+def _guess_checks(game: GuessRuleGame, state: GuessState, passing: float) -> list[tuple[bool, bool]]:
+    """(check passed, judge said yes) for each guess that has both."""
+    answers = [game.normalize_answer(item.answer) for item in game.held_out(state.rule)]
+    found: list[tuple[bool, bool]] = []
+    for guess in state.guesses:
+        if not guess.applied or guess.verdict is None or not answers:
+            continue
+        right = sum(1 for got, want in zip(guess.applied, answers, strict=False) if got == want) / len(answers)
+        found.append((right >= passing, guess.verdict == "yes"))
+    return found
+
+
+def rule_game_rows(store: Store, run_id: str, registry: GameRegistry, *, passing: float = PASSING
+                   ) -> list[RuleGameRow]:
+    """One row per (game, level, model) of the run's guess-the-rule matches."""
+    groups: dict[tuple[str, int, str], list[tuple[bool, int, int, float, float | None, list[tuple[bool, bool]]]]] = \
+        defaultdict(list)
+    for match in store.run_matches(run_id):
+        game = registry.get(match.game)
+        if not isinstance(game, GuessRuleGame) or match.outcome is None or match.outcome.status == "aborted":
+            continue
+        seat = next((s for s in match.seats if s.seat == PLAYER), None)
+        if seat is None or not seat.model:
+            continue
+        records = store.event_records(match.id)
+        state = state_from_events(game, match.spec, [record.event for record in records])
+        result = match.outcome.result_for(PLAYER)
+        won = bool(result.won) and not result.forfeited
+        seconds = (records[-1].created_at - records[0].created_at).total_seconds()
+        groups[(match.game, match.level, seat.model)].append(
+            (won, state.turns, state.shown, seconds, result.score, _guess_checks(game, state, passing)))
+    rows: list[RuleGameRow] = []
+    for (game_id, level, model), entries in sorted(groups.items()):
+        wins = sum(1 for entry in entries if entry[0])
+        low, high = wilson_interval(wins, len(entries))
+        checks = [entry[4] for entry in entries if entry[4] is not None]
+        pairs = [pair for entry in entries for pair in entry[5]]
+        rows.append(RuleGameRow(
+            game=game_id, level=level, model=model, matches=len(entries), wins=wins,
+            win_rate=wins / len(entries), ci_low=low, ci_high=high,
+            turns=statistics.fmean(entry[1] for entry in entries),
+            examples_seen=statistics.fmean(entry[2] for entry in entries),
+            seconds=statistics.fmean(entry[3] for entry in entries),
+            check_accuracy=statistics.fmean(checks) if checks else None,
+            agreement=sum(1 for passed, yes in pairs if passed == yes) / len(pairs) if pairs else None,
+            judged=len(pairs)))
+    return rows
