@@ -126,11 +126,12 @@ async def _run(store: Store, config: RunConfig, resume: str | None, use_cache: b
     registry = default_registry()
     async with ModelHub(use_cache=use_cache) as hub:
         check_config(registry, config)  # bad levels, roles and options fail here, before anything is recorded
-        for address in run_addresses(config, registry):
+        plan = plan_matches(config, registry, DEFAULT_MODEL)  # one plan: setting a match up may run code
+        for address in run_addresses(plan):
             hub.get(address)  # so do unknown providers and models, and missing keys
-        run_id = resume or create_run(store, registry, config)
+        run_id = resume or create_run(store, registry, config, planned=True)
         pending = pending_matches(store, run_id, registry)
-        total = len(plan_matches(config, registry, DEFAULT_MODEL))
+        total = len(plan)
         err = stderr()
         err.print(f"run [bold]{run_id}[/]: {config.label} L{config.level}, {', '.join(config.models)} "
                   f"vs {config.opponent}; {len(pending)} of {total} matches to play")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from playeval.core.errors import ConfigError, NotFoundError, PlayevalError
@@ -45,10 +45,12 @@ def check_config(registry: GameRegistry, config: RunConfig) -> None:
                               f"{', '.join(known) or 'none'}")
 
 
-def create_run(store: Store, registry: GameRegistry, config: RunConfig) -> str:
-    """Check the config against the games (and plan it once, so a bad option fails now) and record a new run."""
+def create_run(store: Store, registry: GameRegistry, config: RunConfig, *, planned: bool = False) -> str:
+    """Check the config against the games (and plan it once, so a bad option fails now, unless the caller has:
+    ``planned``) and record a new run."""
     check_config(registry, config)
-    plan_matches(config, registry, DEFAULT_MODEL)
+    if not planned:
+        plan_matches(config, registry, DEFAULT_MODEL)
     return store.create_run(config.label, config.level, config.model_dump(mode="json"))
 
 
@@ -56,10 +58,10 @@ def run_config(store: Store, run_id: str) -> RunConfig:
     return RunConfig.model_validate(store.get_run(run_id).config)
 
 
-def run_addresses(config: RunConfig, registry: GameRegistry) -> list[str]:
-    """Every model address the run's plan uses (to check them before anything is recorded)."""
+def run_addresses(plan: Sequence[PlannedMatch]) -> list[str]:
+    """Every model address a run's plan uses (to check them before anything is recorded)."""
     found: list[str] = []
-    for planned in plan_matches(config, registry, DEFAULT_MODEL):
+    for planned in plan:
         for address in [seat.model for seat in planned.seats] + [role.model for role in planned.roles]:
             if address and address != SCRIPTED and address not in found:
                 found.append(address)

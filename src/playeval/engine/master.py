@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from playeval.core.ask import Ask
+from playeval.core.ask import Ask, CallRecord
 from playeval.core.attempt import Attempt
 from playeval.core.errors import MoveError
 from playeval.core.events import (
@@ -97,14 +97,16 @@ class Move:
         return self.attempts[0].ask
 
 
-def judge(game: Game[Any], state: Any, ask: Ask, text: str) -> tuple[Any, Attempt]:
-    """A reply to ``ask`` read and applied against ``state``: the new state (unchanged when refused) and the try."""
+def judge(game: Game[Any], state: Any, ask: Ask, text: str, *, calls: tuple[CallRecord, ...] = (),
+          ask_recorded: bool = False) -> tuple[Any, Attempt]:
+    """A reply to ``ask`` read and applied against ``state``: the new state (unchanged when refused) and the try,
+    with the model calls behind the reply and whether the log already holds the ask."""
     try:
         action = game.parse(state, ask, text)
         new_state = game.apply(state, action)
     except MoveError as err:
-        return state, Attempt(ask=ask, text=text, error=err)
-    return new_state, Attempt(ask=ask, text=text, action=action)
+        return state, Attempt(ask=ask, text=text, calls=calls, error=err, ask_recorded=ask_recorded)
+    return new_state, Attempt(ask=ask, text=text, calls=calls, action=action, ask_recorded=ask_recorded)
 
 
 async def play_move(game: Game[Any], state: Any, ask: Ask, player: Player, *, asked: bool = False) -> Move:
@@ -115,9 +117,8 @@ async def play_move(game: Game[Any], state: Any, ask: Ask, player: Player, *, as
     attempts: list[Attempt] = []
     while True:
         reply = await player.act(ask)
-        new_state, attempt = judge(game, state, ask, reply.text)
-        attempt = Attempt(ask=ask, text=reply.text, calls=reply.calls, action=attempt.action, error=attempt.error,
-                          ask_recorded=asked and not attempts)
+        new_state, attempt = judge(game, state, ask, reply.text, calls=reply.calls,
+                                   ask_recorded=asked and not attempts)
         attempts.append(attempt)
         if attempt.error is None:
             return Move(attempts=tuple(attempts), state=new_state, failure=None)

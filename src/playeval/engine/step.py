@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from playeval.core.ask import Ask
@@ -193,8 +193,8 @@ def submit(game: Game[Any], spec: MatchSpec, events: Sequence[Event], party: str
     ask = next((open_ask for open_ask in asks if open_ask.party == party), None)
     if ask is None:
         raise NotYourTurn(party, [open_ask.party for open_ask in asks])
-    new_state, attempt = judge(game, state, ask, text)
-    recorder.append_move(match_id, [replace(attempt, ask_recorded=ask_recorded(events, ask))])
+    new_state, attempt = judge(game, state, ask, text, ask_recorded=ask_recorded(events, ask))
+    recorder.append_move(match_id, [attempt])
     if attempt.error is not None:
         retry: Ask = ask.retry(text, attempt.error.reason)
         recorder.append_event(match_id, AskIssued(seat=retry.seat, role=retry.role, kind=retry.kind,

@@ -16,14 +16,14 @@ from __future__ import annotations
 
 import re
 from abc import abstractmethod
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Literal
 
 from playeval.core.ask import Ask, OutputConstraint
-from playeval.core.errors import FormatError, RuleViolation
+from playeval.core.errors import ConfigError, FormatError, RuleViolation
 from playeval.core.game import GameBase, JudgeCase
-from playeval.core.info import Disclosure, GameOption, RoleInfo
+from playeval.core.info import Disclosure, GameOption, RoleInfo, Scalar
 from playeval.core.match import Action, MatchSpec, Outcome, SeatResult
 from playeval.core.messages import Message, assistant, system, user
 
@@ -117,6 +117,7 @@ class GuessState:
 class GuessRuleGame(GameBase):
     """The template (see the module's note). Subclasses set the class attributes and implement the hooks."""
 
+    id: ClassVar[str]
     roles: ClassVar[tuple[RoleInfo, ...]] = (
         RoleInfo(name=JUDGE, does="decides whether a guess states the concealed rule", default="local"),)
     player_variants: ClassVar[tuple[str, ...]]
@@ -134,6 +135,16 @@ class GuessRuleGame(GameBase):
                            minimum=1, maximum=maximum),
                 GameOption(name="max_turns", description="turns before the game ends", default=20, minimum=1,
                            maximum=100))
+
+    def turn_params(self, inputs: Mapping[str, str] | None, secret_set: str | None,
+                    options: Mapping[str, Scalar] | None) -> dict[str, Scalar]:
+        """A new spec's public params: the turn options given, else their declared defaults. These games draw
+        their rules: inputs or a named set are a ``ConfigError``."""
+        if inputs or secret_set is not None:
+            raise ConfigError(f"{self.id} takes no inputs and has no named sets")
+        chosen = dict(options or {})
+        return {option.name: int(chosen.get(option.name, option.default)) for option in self.options
+                if option.name in ("num_init_examples", "max_turns")}
 
     # -- hooks --------------------------------------------------------------------------------------------------
 

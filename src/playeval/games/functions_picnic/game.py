@@ -21,8 +21,8 @@ from playeval.games.functions_picnic import prompts
 from playeval.games.functions_picnic.checks import RuleEvaluator
 from playeval.games.functions_picnic.examples import draw_examples, draw_held_out
 from playeval.games.functions_picnic.library import rules_at_level
-from playeval.games.static_picnic.baselines import StatementJudge, StatementSolver
 from playeval.guess_rule import JUDGE, PLAYER, GuessRuleGame, ListedRound, ListedRuleGame
+from playeval.guess_rule.baselines import StatementJudge, StatementSolver
 
 HELD_OUT = 10
 MAX_UNITS = 30
@@ -62,9 +62,7 @@ class FunctionsPicnic(ListedRuleGame):
                  secret_set: str | None = None, options: Mapping[str, Scalar] | None = None) -> MatchSpec:
         if level not in (1, 2, 3):
             raise ConfigError(f"functions_picnic has levels 1, 2 and 3, not {level}")
-        if inputs or secret_set is not None:
-            raise ConfigError("functions_picnic takes no inputs and has no named sets")
-        chosen = dict(options or {})
+        params = self.turn_params(inputs, secret_set, options)
         variant = rng.randrange(len(prompts.PLAYER_VARIANTS))
         rule = rng.choice(rules_at_level(level))  # type: ignore[arg-type]
         if self._evaluator is None:
@@ -79,8 +77,7 @@ class FunctionsPicnic(ListedRuleGame):
                              held_out=tuple((word.word, "yes" if word.truth else "no") for word in held))
         return MatchSpec(game=self.id, level=level, seed=seed, setup=round_.to_setup(rule.id),
                          variants={PLAYER: variant},
-                         params={"num_init_examples": int(chosen.get("num_init_examples", 2)),
-                                 "max_turns": int(chosen.get("max_turns", 20))})
+                         params=params)
 
     def scripted_player(self, party: str, spec: MatchSpec) -> Any:
         rule = self.rule_of(spec)

@@ -16,10 +16,10 @@ from playeval.core.game import JudgeCase
 from playeval.core.info import GameOption, LevelInfo, Presentation, Scalar, SeatInfo
 from playeval.core.match import MatchSpec
 from playeval.games.math import prompts
-from playeval.games.math.baselines import ScriptedJudge, ScriptedSolver
 from playeval.games.math.calibration import judge_cases
 from playeval.games.math.sequences import SEQUENCE_LENGTH, MathRule, draw_rule, held_out
 from playeval.guess_rule import JUDGE, PLAYER, GuessRuleGame, HeldOut
+from playeval.guess_rule.baselines import StatementJudge, StatementSolver
 
 
 class MathGame(GuessRuleGame):
@@ -52,16 +52,11 @@ class MathGame(GuessRuleGame):
                  secret_set: str | None = None, options: Mapping[str, Scalar] | None = None) -> MatchSpec:
         if level not in (1, 2, 3):
             raise ConfigError(f"math has levels 1, 2 and 3, not {level}")
-        if inputs:
-            raise ConfigError("math takes no inputs")
-        if secret_set is not None:
-            raise ConfigError("math draws its rules; it has no named sets")
-        chosen = dict(options or {})
+        params = self.turn_params(inputs, secret_set, options)
         rule = draw_rule(level, rng)
         return MatchSpec(game=self.id, level=level, seed=seed, setup={"rule": rule.to_setup()},
                          variants={PLAYER: rng.randrange(len(prompts.PLAYER_VARIANTS))},
-                         params={"num_init_examples": int(chosen.get("num_init_examples", 2)),
-                                 "max_turns": int(chosen.get("max_turns", 20))})
+                         params=params)
 
     def rule_of(self, spec: MatchSpec) -> MathRule:
         rule = MathRule.from_setup(spec.setup["rule"])
@@ -98,5 +93,7 @@ class MathGame(GuessRuleGame):
         return judge_cases()
 
     def scripted_player(self, party: str, spec: MatchSpec) -> Any:
-        rule = MathRule.from_setup(spec.setup["rule"])
-        return ScriptedJudge(rule) if party == JUDGE else ScriptedSolver(rule)
+        rule = self.rule_of(spec)
+        if party == JUDGE:
+            return StatementJudge(rule.describe())
+        return StatementSolver(rule.describe(), self.held_out(rule), more=2)

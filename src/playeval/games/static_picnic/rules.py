@@ -17,10 +17,10 @@ from playeval.core.game import JudgeCase
 from playeval.core.info import GameOption, LevelInfo, Presentation, Scalar, SeatInfo
 from playeval.core.match import MatchSpec
 from playeval.games.static_picnic import prompts
-from playeval.games.static_picnic.baselines import StatementJudge, StatementSolver
 from playeval.games.static_picnic.calibration import judge_cases
 from playeval.games.static_picnic.data import load_items, rules_of_level
 from playeval.guess_rule import JUDGE, PLAYER, GuessRuleGame, ListedRound, ListedRuleGame
+from playeval.guess_rule.baselines import StatementJudge, StatementSolver
 
 HELD_OUT_PER_SIDE = 5
 MAX_UNITS = 40
@@ -54,9 +54,7 @@ class StaticPicnic(ListedRuleGame):
         rules = rules_of_level(level) if level in (1, 2) else ()
         if not rules:
             raise ConfigError(f"static_picnic has levels 1 and 2, not {level}")
-        if inputs or secret_set is not None:
-            raise ConfigError("static_picnic takes no inputs and has no named sets")
-        chosen = dict(options or {})
+        params = self.turn_params(inputs, secret_set, options)
         variant = rng.randrange(len(prompts.PLAYER_VARIANTS))
         rule = rng.choice(rules)
         positives = list(rule.positives)
@@ -71,8 +69,7 @@ class StaticPicnic(ListedRuleGame):
                              negatives=tuple(negatives[kept:kept + shown]), held_out=tuple(held))
         return MatchSpec(game=self.id, level=level, seed=seed, setup=round_.to_setup(rule.id),
                          variants={PLAYER: variant},
-                         params={"num_init_examples": int(chosen.get("num_init_examples", 2)),
-                                 "max_turns": int(chosen.get("max_turns", 20))})
+                         params=params)
 
     def judge_cases(self) -> Sequence[JudgeCase]:
         return judge_cases()

@@ -1,5 +1,5 @@
-"""Scripted Static Picnic players for tests and ``--opponent scripted``: a solver that knows the rule, and a judge
-that accepts only the rule's own words."""
+"""Scripted players of the guess-the-rule games, for tests and ``--opponent scripted``: a solver that knows the
+rule's statement and the check's answers, and a judge that accepts only the rule's own words."""
 
 from __future__ import annotations
 
@@ -8,25 +8,26 @@ from collections.abc import Sequence
 
 from playeval.core.ask import Ask, Reply
 from playeval.core.normalize import normalize_name
-from playeval.guess_rule import HeldOut
+from playeval.guess_rule.base import HeldOut
 
 
 class StatementSolver:
-    """Asks for one more example once, then states the rule and answers the check right."""
+    """Asks for ``more`` example units once, then states the rule and answers the check right."""
 
     kind = "scripted"
     model: str | None = None
     max_retries = 0
 
-    def __init__(self, statement: str, held_out: Sequence[HeldOut]) -> None:
+    def __init__(self, statement: str, held_out: Sequence[HeldOut], more: int = 1) -> None:
         self._statement = statement
         self._held_out = tuple(held_out)
+        self._more = more
 
     async def act(self, ask: Ask) -> Reply:
         if ask.kind == "apply":
             return Reply(text="\n".join(f"{n}. {item.answer}" for n, item in enumerate(self._held_out, start=1)))
         asked_more = any(message.content.startswith("MORE:") for message in ask.messages)
-        return Reply(text=f"GUESS: {self._statement}" if asked_more else "MORE: 1")
+        return Reply(text=f"GUESS: {self._statement}" if asked_more else f"MORE: {self._more}")
 
 
 class StatementJudge:
