@@ -15,10 +15,10 @@ from playeval.engine import require_run, state_from_events
 from playeval.store import MatchRecord, Store, export_run_jsonl
 
 
-def transcript_header(game: Game[Any], match: MatchRecord) -> str:
+def transcript_header(game: Game[Any], match: MatchRecord, state: Any = None) -> str:
     """``## match N [status] key='hidden value' ... seat=model, ...``, then the roles a run bound to models of
     their own (a role played by a seat's occupant is not repeated)."""
-    hidden = " ".join(f"{item.key}={item.value!r}" for item in game.disclosures(match.spec))
+    hidden = " ".join(f"{item.key}={item.value!r}" for item in game.disclosures(match.spec, state))
     seats = ", ".join(f"{s.seat}={s.model or s.player_kind}" for s in match.seats)
     roles = ", ".join(f"{r.role}={r.model or r.player_kind}" for r in match.roles if r.seat is None)
     return f"## match {match.match_index} [{match.status}] {hidden} {seats}" + (f"; roles: {roles}" if roles else "")
@@ -53,7 +53,7 @@ def register(app: typer.Typer) -> None:
             for match in store.run_matches(run_id):
                 game = registry.get(match.game)
                 state = state_from_events(game, match.spec, store.events(match.id))
-                console.print(transcript_header(game, match), markup=False)
+                console.print(transcript_header(game, match, state), markup=False)
                 for seat, text in game.transcript(state):
                     console.print(f"{seat}: {text}", markup=False)
                 if match.outcome:

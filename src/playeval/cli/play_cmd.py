@@ -155,6 +155,6 @@ async def _play(game: Game[Any], model: str, human_seat: str, level: int, seed: 
     for seat_name, text in game.transcript(state):
         console.print(f"  {seat_name}: {text}", markup=False)
     console.print("\n" + _verdict(outcome, human_seat))
-    for item in disclosed_to(game, spec, (), over=True):
+    for item in disclosed_to(game, spec, (), over=True, state=state):
         console.print(f"{item.revealed_label}: [bold]{item.value}[/]")
     console.print(f"(match {match_id} recorded)")

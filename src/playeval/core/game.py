@@ -106,9 +106,10 @@ class Game(Protocol, Generic[StateT]):
         parallel phase)."""
         ...
 
-    def disclosures(self, spec: MatchSpec) -> Sequence[Disclosure]:
+    def disclosures(self, spec: MatchSpec, state: Any = None) -> Sequence[Disclosure]:
         """The match's hidden information: who may see each part while it is played. All of it is revealed
-        at the end."""
+        at the end. ``state``, when given, is the match so far, for hidden parts made during play (a rule a game
+        master wrote); without it a game gives what its spec holds."""
         ...
 
 
@@ -139,7 +140,7 @@ class GameBase:
     def eliminate(self, state: Any, seat: str, reason: str) -> Any:
         return None
 
-    def disclosures(self, spec: MatchSpec) -> Sequence[Disclosure]:
+    def disclosures(self, spec: MatchSpec, state: Any = None) -> Sequence[Disclosure]:
         return ()
 
 
@@ -285,7 +286,9 @@ def person_seat(game: Game[Any]) -> str:
     return next((seat.name for seat in open_seats if not seat.evaluated), open_seats[0].name)
 
 
-def disclosed_to(game: Game[Any], spec: MatchSpec, seats: Iterable[str], *, over: bool) -> list[Disclosure]:
-    """The hidden information a viewer holding ``seats`` may see now (everything, once the match is over)."""
+def disclosed_to(game: Game[Any], spec: MatchSpec, seats: Iterable[str], *, over: bool,
+                 state: Any = None) -> list[Disclosure]:
+    """The hidden information a viewer holding ``seats`` may see now (everything, once the match is over);
+    ``state`` is the match so far, when the caller has it (see ``Game.disclosures``)."""
     held = set(seats)
-    return [item for item in game.disclosures(spec) if over or held.intersection(item.seats)]
+    return [item for item in game.disclosures(spec, state) if over or held.intersection(item.seats)]

@@ -184,8 +184,9 @@ class GuessRuleGame(GameBase):
         shown = min(int(spec.params["num_init_examples"]), total)
         return GuessState(spec=spec, rule=rule, total=total, shown=shown)
 
-    def disclosures(self, spec: MatchSpec) -> Sequence[Disclosure]:
-        return (Disclosure(key="rule", value=self.statement(self.rule_of(spec)), label="The rule",
+    def disclosures(self, spec: MatchSpec, state: Any = None) -> Sequence[Disclosure]:
+        rule = state.rule if isinstance(state, GuessState) else self.rule_of(spec)
+        return (Disclosure(key="rule", value=self.statement(rule), label="The rule",
                            revealed_label="The rule"),)
 
     def conversation(self, state: GuessState) -> tuple[Message, ...]:

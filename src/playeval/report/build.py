@@ -141,7 +141,7 @@ def _page(store: Store, match: MatchRecord, game: Game[Any], state: Any, retro: 
                               variant=assignment.prompt_variant, out=out))
     evaluated = [seat for seat in seats if seat.evaluated]
     label = evaluated[0].result if len(evaluated) == 1 else match_label(outcome)
-    secret = "; ".join(f"{item.revealed_label}: {item.value}" for item in game.disclosures(match.spec))
+    secret = "; ".join(f"{item.revealed_label}: {item.value}" for item in game.disclosures(match.spec, state))
     return TranscriptPage(
         match_id=match.id,
         game=match.game,

@@ -128,7 +128,8 @@ def _disclosures(table: Table, viewer: str | None) -> list[DisclosureView]:
     held = (viewer,) if viewer is not None else ()
     return [DisclosureView(key=item.key, value=item.value, label=item.label, revealed_label=item.revealed_label,
                            seats=list(item.seats), yours=viewer in item.seats)
-            for item in disclosed_to(table.game, loaded.match.spec, held, over=loaded.finished)]
+            for item in disclosed_to(table.game, loaded.match.spec, held, over=loaded.finished,
+                                      state=table.state)]
 
 
 def _transcript(table: Table, seats: Sequence[SeatView]) -> list[LineView]:

@@ -139,7 +139,7 @@ class Council(GameBase):
     def initial_state(self, spec: MatchSpec) -> CouncilState:
         return CouncilState(spec=spec)
 
-    def disclosures(self, spec: MatchSpec) -> Sequence[Disclosure]:
+    def disclosures(self, spec: MatchSpec, state: Any = None) -> Sequence[Disclosure]:
         words = spec.setup["words"]
         return tuple(Disclosure(key=f"{team}_word", value=str(words[team]),
                                 seats=tuple(seat for seat in SEATS if TEAMS[seat] == team),

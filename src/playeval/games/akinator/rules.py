@@ -13,7 +13,7 @@ import random
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import ClassVar, Literal
+from typing import Any, ClassVar, Literal
 
 from playeval.core.ask import Ask, OutputConstraint
 from playeval.core.errors import ConfigError, FormatError, RuleViolation
@@ -208,7 +208,7 @@ class Akinator(GameBase):
         return MatchSpec(game=self.id, level=level, seed=seed, setup=setup, variants=variants,
                          params={"secret_set": secret_set})
 
-    def disclosures(self, spec: MatchSpec) -> Sequence[Disclosure]:
+    def disclosures(self, spec: MatchSpec, state: Any = None) -> Sequence[Disclosure]:
         secret = spec.hidden("secret")
         if secret is None:
             return ()

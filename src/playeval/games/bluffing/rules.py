@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from playeval.core.ask import Ask, OutputConstraint
 from playeval.core.errors import ConfigError, FormatError, RuleViolation
@@ -148,7 +148,7 @@ class Bluffing(GameBase):
         return MatchSpec(game=self.id, level=level, seed=seed, setup={"secret": truth}, variants=variants,
                          params=params)
 
-    def disclosures(self, spec: MatchSpec) -> Sequence[Disclosure]:
+    def disclosures(self, spec: MatchSpec, state: Any = None) -> Sequence[Disclosure]:
         truth = spec.hidden("secret") or ""
         return (Disclosure(key="secret", value=truth, seats=(BLUFFER,), label="Your statement is",
                            revealed_label="The statement was"),) if truth else ()

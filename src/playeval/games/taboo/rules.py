@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from playeval.core.ask import Ask, OutputConstraint
 from playeval.core.errors import ConfigError, FormatError, RuleViolation
@@ -131,7 +131,7 @@ class Taboo(GameBase):
         return MatchSpec(game=self.id, level=level, seed=seed, setup={"secret": secret}, variants=variants,
                          params={"secret_set": category})
 
-    def disclosures(self, spec: MatchSpec) -> Sequence[Disclosure]:
+    def disclosures(self, spec: MatchSpec, state: Any = None) -> Sequence[Disclosure]:
         word = spec.hidden("secret") or ""
         return (Disclosure(key="secret", value=word, seats=(CLUE_GIVER,), label="Your word",
                            revealed_label="The word"),)
