@@ -180,3 +180,14 @@ def test_the_held_out_values_come_from_another_start() -> None:
     assert len(pairs) == HELD_OUT and pairs[0][0] != rule.start
     assert all(rule.next_value(value, index) == following for value, index, following in pairs)
     assert not {value for value, _, _ in pairs} <= shown
+
+
+def test_the_move_grammar_admits_only_requests_for_what_remains() -> None:
+    state = game.apply(start(num_init_examples=3), more(8))  # 15 values: 11 shown, 4 remain
+    [ask] = game.next_asks(state)
+    assert ask.constraint is not None and ask.constraint.grammar is not None
+    assert '"4"' in ask.constraint.grammar and '"5"' not in ask.constraint.grammar
+    state = game.apply(state, more(4))
+    [last] = game.next_asks(state)
+    assert last.constraint is not None and last.constraint.grammar is not None
+    assert "MORE" not in last.constraint.grammar and "GUESS" in last.constraint.grammar

@@ -40,8 +40,18 @@ TURN = "Turn {turn} of {limit}. {left} more can be shown."
 WRONG = "The judge did not accept your guess \"{guess}\"."
 JUDGE_FORMAT = "Reply with two lines: 'Verdict: yes' or 'Verdict: no', then 'Reason: <one short sentence>'."
 JUDGE_GRAMMAR = 'root ::= "Verdict: " ("yes" | "no") "\\nReason: " [^\\n]{1,200}\n'
-MOVE_GRAMMAR = 'root ::= "MORE: " [1-9] [0-9]? | "GUESS: " [^\\n]{5,300}\n'
+
 GUESS_GRAMMAR = 'root ::= "GUESS: " [^\\n]{5,300}\n'
+
+
+def move_grammar(left: int) -> str:
+    """A move: 'MORE: n' with n from 1 to ``left`` (what can still be shown), or 'GUESS: ...'; a model decoded
+    with it cannot over-request (a person who does is refused at no cost)."""
+    if left < 1:
+        return GUESS_GRAMMAR
+    counts = " | ".join(f'"{count}"' for count in range(1, left + 1))
+    return f'root ::= "MORE: " ({counts}) | "GUESS: " [^\\n]{{5,300}}\n'
+
 
 _MORE = re.compile(r"^\W*more\W*(\d{1,3})\b", re.IGNORECASE)
 _GUESS = re.compile(r"^\W*guess\s*[:\-]\s*(?P<rule>\S.*)$", re.IGNORECASE)
@@ -226,7 +236,7 @@ class GuessRuleGame(GameBase):
         shown = self.examples(state.rule, 0, state.shown)
         return (Ask(seat=PLAYER, kind="move", display=f"{shown}\n{note}", instructions=MOVE_FORMAT,
                     messages=(*conversation[:-1], user(f"{conversation[-1].content}\n\n{note}")),
-                    constraint=OutputConstraint(grammar=GUESS_GRAMMAR if left == 0 else MOVE_GRAMMAR),
+                    constraint=OutputConstraint(grammar=move_grammar(left)),
                     max_tokens=80, max_chars=MAX_GUESS_CHARS, one_line=True),)
 
     def _judge_ask(self, state: GuessState) -> Ask:
