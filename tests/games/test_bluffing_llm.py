@@ -6,9 +6,7 @@ Every ask is grammar-constrained, so llama.cpp must accept the grammars and no r
 
 from __future__ import annotations
 
-import importlib.util
 import random
-from collections.abc import AsyncIterator
 
 import pytest
 
@@ -18,9 +16,7 @@ from playeval.core.match import Action
 from playeval.engine import MemoryRecorder, play_match, state_from_events
 from playeval.games.bluffing import BLUFFER, LIMIT, QUESTIONER, Bluffing
 from playeval.games.bluffing.baselines import CANNED_ANSWERS, GENERIC_QUESTIONS
-from playeval.models import MissingWeights, ModelHub
-from playeval.models.catalog import LOCAL_MODELS
-from playeval.models.weights import default_model_dir, locate_weights
+from playeval.models import ModelHub
 from playeval.players import LLMPlayer
 
 pytestmark = pytest.mark.llm
@@ -28,22 +24,9 @@ pytestmark = pytest.mark.llm
 MODEL = "local/smollm2-135m"
 
 
-@pytest.fixture
-async def hub() -> AsyncIterator[ModelHub]:
-    if importlib.util.find_spec("llama_cpp") is None:
-        pytest.skip("llama-cpp-python is not installed: pip install llama-cpp-python")
-    try:
-        locate_weights(LOCAL_MODELS["smollm2-135m"].weights)
-    except MissingWeights as exc:
-        pytest.skip(str(exc))
-    hub = ModelHub(use_cache=False, model_dir=default_model_dir())
-    yield hub
-    await hub.aclose()
-
-
-async def test_small_model_plays_whole_games_in_both_seats(hub: ModelHub) -> None:
+async def test_small_model_plays_whole_games_in_both_seats(small_hub: ModelHub) -> None:
     game = Bluffing()
-    model = hub.get(MODEL)
+    model = small_hub.get(MODEL)
     for seed in (1, 2):  # the tiny model often gives its verdict at once: two quick games
         spec = game.new_spec(1, seed, random.Random(seed))
         recorder = MemoryRecorder()
@@ -66,14 +49,14 @@ async def test_small_model_plays_whole_games_in_both_seats(hub: ModelHub) -> Non
             print(f"{seat}: {line}")
 
 
-async def test_every_grammar_is_accepted_and_every_reply_parses(hub: ModelHub) -> None:
+async def test_every_grammar_is_accepted_and_every_reply_parses(small_hub: ModelHub) -> None:
     """The model answers one ask of each kind (first move, last move, verdict, bluffer's answer) under its grammar."""
     game = Bluffing()
     spec = game.new_spec(1, 3, random.Random(3))
     script = [Action(seat=QUESTIONER, kind="question", text=f"Question {n}: {GENERIC_QUESTIONS[n - 1]}") if seat == 0
               else Action(seat=BLUFFER, kind="answer", text=CANNED_ANSWERS[n - 1])
               for n in range(1, LIMIT + 1) for seat in (0, 1)]
-    player = LLMPlayer(hub.get(MODEL), seed=3)
+    player = LLMPlayer(small_hub.get(MODEL), seed=3)
     seen: dict[str, str] = {}
     for played in (0, 2 * LIMIT - 2, 2 * LIMIT, 2 * LIMIT - 1):
         state = replay(game, spec, script[:played])

@@ -7,9 +7,7 @@ grammar was bounded, both local models asked for more values than remained and f
 
 from __future__ import annotations
 
-import importlib.util
 import random
-from collections.abc import AsyncIterator
 
 import pytest
 
@@ -19,9 +17,7 @@ from playeval.games.functions_picnic import FunctionsPicnic
 from playeval.games.math import MathGame
 from playeval.games.static_picnic import StaticPicnic
 from playeval.guess_rule import JUDGE, PLAYER, GuessRuleGame
-from playeval.models import MissingWeights, ModelHub
-from playeval.models.catalog import LOCAL_MODELS
-from playeval.models.weights import default_model_dir, locate_weights
+from playeval.models import ModelHub
 from playeval.players import LLMPlayer
 
 pytestmark = pytest.mark.llm
@@ -29,23 +25,10 @@ pytestmark = pytest.mark.llm
 MODEL = "local/smollm2-135m"
 
 
-@pytest.fixture
-async def hub() -> AsyncIterator[ModelHub]:
-    if importlib.util.find_spec("llama_cpp") is None:
-        pytest.skip("llama-cpp-python is not installed: pip install llama-cpp-python")
-    try:
-        locate_weights(LOCAL_MODELS["smollm2-135m"].weights)
-    except MissingWeights as exc:
-        pytest.skip(str(exc))
-    hub = ModelHub(use_cache=False, model_dir=default_model_dir())
-    yield hub
-    await hub.aclose()
-
-
 @pytest.mark.parametrize(("game", "level"), [(MathGame(), 3), (StaticPicnic(), 2), (FunctionsPicnic(), 3)],
                          ids=["math", "static_picnic", "functions_picnic"])
-async def test_small_model_plays_and_judges_whole_games(hub: ModelHub, game: GuessRuleGame, level: int) -> None:
-    model = hub.get(MODEL)
+async def test_small_model_plays_and_judges_whole_games(small_hub: ModelHub, game: GuessRuleGame, level: int) -> None:
+    model = small_hub.get(MODEL)
     for seed in (3, 4):
         spec = game.new_spec(level, seed, random.Random(seed), options={"max_turns": 6})
         recorder = MemoryRecorder()

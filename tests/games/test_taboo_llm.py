@@ -7,9 +7,7 @@ is grammar-constrained, so llama.cpp must accept the grammars and no reply may b
 
 from __future__ import annotations
 
-import importlib.util
 import random
-from collections.abc import AsyncIterator
 
 import pytest
 
@@ -18,9 +16,7 @@ from playeval.core.game import replay
 from playeval.core.match import Action
 from playeval.engine import MemoryRecorder, play_match
 from playeval.games.taboo import CLUE_GIVER, GUESSER, LIMIT, Taboo
-from playeval.models import MissingWeights, ModelHub
-from playeval.models.catalog import LOCAL_MODELS
-from playeval.models.weights import default_model_dir, locate_weights
+from playeval.models import ModelHub
 from playeval.players import LLMPlayer
 
 pytestmark = pytest.mark.llm
@@ -28,22 +24,9 @@ pytestmark = pytest.mark.llm
 MODEL = "local/smollm2-135m"
 
 
-@pytest.fixture
-async def hub() -> AsyncIterator[ModelHub]:
-    if importlib.util.find_spec("llama_cpp") is None:
-        pytest.skip("llama-cpp-python is not installed: pip install llama-cpp-python")
-    try:
-        locate_weights(LOCAL_MODELS["smollm2-135m"].weights)
-    except MissingWeights as exc:
-        pytest.skip(str(exc))
-    hub = ModelHub(use_cache=False, model_dir=default_model_dir())
-    yield hub
-    await hub.aclose()
-
-
-async def test_small_model_plays_a_whole_game_and_makes_a_final_guess(hub: ModelHub) -> None:
+async def test_small_model_plays_a_whole_game_and_makes_a_final_guess(small_hub: ModelHub) -> None:
     game = Taboo()
-    model = hub.get(MODEL)
+    model = small_hub.get(MODEL)
     spec = game.new_spec(3, 2, random.Random(2))
     recorder = MemoryRecorder()
     match_id = recorder.create_match(spec=spec, seats=[SeatAssignment(seat=s, player_kind="llm", model=MODEL)
