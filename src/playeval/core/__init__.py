@@ -30,6 +30,7 @@ from playeval.core.game import (
     disclosed_to,
     evaluated_seats,
     fold,
+    panel_of,
     person_seat,
     replay,
     seat_evaluated,
@@ -49,6 +50,7 @@ from playeval.core.info import (
 from playeval.core.inputs import check_inputs, check_options, inputs_for
 from playeval.core.match import Action, MatchSpec, Outcome, SeatResult
 from playeval.core.messages import Message
+from playeval.core.panel import FormAction, FormField, MoveForm, Panel, PanelCounter, PanelList
 from playeval.core.registry import GameRegistry, default_registry
 
 __all__ = [
@@ -62,6 +64,8 @@ __all__ = [
     "ConfigError",
     "Disclosure",
     "Event",
+    "FormAction",
+    "FormField",
     "FormatError",
     "Game",
     "GameBase",
@@ -76,9 +80,13 @@ __all__ = [
     "Message",
     "MetricSpec",
     "MoveError",
+    "MoveForm",
     "NotFoundError",
     "Outcome",
     "OutputConstraint",
+    "Panel",
+    "PanelCounter",
+    "PanelList",
     "PersonInput",
     "PlayevalError",
     "Presentation",
@@ -105,6 +113,7 @@ __all__ = [
     "evaluated_seats",
     "fold",
     "inputs_for",
+    "panel_of",
     "parse_event",
     "person_seat",
     "replay",

@@ -33,6 +33,7 @@ from playeval.core.info import (
 )
 from playeval.core.match import Action, MatchSpec, Outcome
 from playeval.core.messages import Message
+from playeval.core.panel import Panel
 
 StateT = TypeVar("StateT")
 
@@ -112,6 +113,12 @@ class Game(Protocol, Generic[StateT]):
         master wrote); without it a game gives what its spec holds."""
         ...
 
+    def panel(self, state: StateT, viewer: str | None) -> Panel | None:
+        """The match as structured data for a page, for the viewer holding seat ``viewer`` (``None``: a watcher or
+        a replay): lists, counters, a clock, forms for the viewer's moves (``core.panel``); ``None``: the game has
+        none (its transcript says it all). Only what that viewer may see now, as for asks."""
+        ...
+
 
 class GameBase:
     """Defaults for the declarations and hooks most games share; a game class derives from it and sets the
@@ -142,6 +149,9 @@ class GameBase:
 
     def disclosures(self, spec: MatchSpec, state: Any = None) -> Sequence[Disclosure]:
         return ()
+
+    def panel(self, state: Any, viewer: str | None) -> Panel | None:
+        return None
 
 
 class RetroPoint(BaseModel):
@@ -284,6 +294,13 @@ def person_seat(game: Game[Any]) -> str:
     if not open_seats:
         raise ValueError(f"game {game.id} has no seat a person may take")
     return next((seat.name for seat in open_seats if not seat.evaluated), open_seats[0].name)
+
+
+def panel_of(game: Game[Any], state: Any, viewer: str | None) -> Panel | None:
+    """The game's panel for ``viewer`` (``None`` for a game that declares no ``panel``, such as one written before
+    the hook existed that does not derive from :class:`GameBase`)."""
+    hook = getattr(game, "panel", None)
+    return hook(state, viewer) if hook is not None else None
 
 
 def disclosed_to(game: Game[Any], spec: MatchSpec, seats: Iterable[str], *, over: bool,

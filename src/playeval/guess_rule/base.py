@@ -26,6 +26,7 @@ from playeval.core.game import GameBase, JudgeCase
 from playeval.core.info import Disclosure, GameOption, RoleInfo, Scalar
 from playeval.core.match import Action, MatchSpec, Outcome, SeatResult
 from playeval.core.messages import Message, assistant, system, user
+from playeval.core.panel import Panel, PanelList
 
 PLAYER = "player"
 JUDGE = "judge"
@@ -185,6 +186,20 @@ class GuessRuleGame(GameBase):
     def normalize_answer(self, text: str) -> str:
         """A held-out answer as it is compared with the right one."""
         return text.strip().lower()
+
+    def panel_lists(self, rule: Any, shown: int) -> tuple[PanelList, ...]:
+        """The first ``shown`` units as lists for a page (default: the lines of ``examples``, a line ending in ':'
+        titling the lines after it)."""
+        from playeval.guess_rule.panel import text_lists  # the panel module builds on this one
+
+        return text_lists(self.examples(rule, 0, shown), self.example_unit.capitalize())
+
+    def panel(self, state: GuessState, viewer: str | None) -> Panel:
+        """Examples as lists, counters, the clock and, for the player, forms for its moves
+        (``guess_rule.panel``)."""
+        from playeval.guess_rule.panel import guess_panel
+
+        return guess_panel(self, state, viewer)
 
     # -- the template -------------------------------------------------------------------------------------------
 
@@ -414,6 +429,10 @@ class ListedRuleGame(GuessRuleGame):
 
     def example_data(self, rule: ListedRound, start: int, stop: int) -> dict[str, Any]:
         return {"positives": list(rule.positives[start:stop]), "negatives": list(rule.negatives[start:stop])}
+
+    def panel_lists(self, rule: ListedRound, shown: int) -> tuple[PanelList, ...]:
+        return (PanelList(key="admitted", title=self.admitted_label, items=rule.positives[:shown], tone="yes"),
+                PanelList(key="refused", title=self.refused_label, items=rule.negatives[:shown], tone="no"))
 
     def statement(self, rule: ListedRound) -> str:
         return rule.statement
