@@ -12,6 +12,8 @@ from matplotlib.collections import LineCollection
 from matplotlib.container import BarContainer
 
 from playeval.analysis import ModelResult, ProceduralSummary, Profile, SkillStanding, skills
+from playeval.analysis.intervals import wilson_interval
+from playeval.analysis.rule_games import RuleGameRow
 from playeval.core.info import MetricSpec
 from playeval.core.registry import default_registry
 from playeval.report.data import (
@@ -31,7 +33,7 @@ from playeval.report.plots import (
     win_rate_figure,
 )
 from playeval.report.render import ReportFiles, write_report
-from playeval.report.tables import capability_table, outcome_table
+from playeval.report.tables import capability_table, outcome_table, rule_game_tables
 
 MODELS = ("claude-3-5-sonnet", "gpt-4o", "llama-3.1-405b")
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -447,3 +449,29 @@ def test_the_capability_profile_shows_the_registry_s_skills_in_its_order() -> No
     extended = capability_table(replace(data, profiles=spatial, skills=("spatial", *SKILLS)))
     assert extended.columns[1] == "Spatial reasoning" and len(extended.columns) == 6
     assert capability_table(replace(data, profiles=())).columns == table.columns
+
+
+def _rule_row(game: str, level: int, model: str, wins: int, matches: int, check: float | None) -> RuleGameRow:
+    low, high = wilson_interval(wins, matches)
+    return RuleGameRow(game=game, level=level, model=model, matches=matches, wins=wins, win_rate=wins / matches,
+                       ci_low=low, ci_high=high, turns=4.5, examples_seen=6.0, seconds=12.25,
+                       check_accuracy=check, agreement=0.75 if check is not None else None,
+                       judged=4 if check is not None else 0)
+
+
+def test_guess_the_rule_runs_get_the_paper_s_table_2_with_intervals(tmp_path: Path) -> None:
+    assert rule_game_tables(make_data()) == []  # no guess-the-rule matches: no such tables
+    rows = (_rule_row("math", 1, "mock/a", 3, 5, 0.9), _rule_row("math", 3, "mock/a", 0, 5, None),
+            _rule_row("math", 1, "mock/b", 1, 5, 0.4), _rule_row("static_picnic", 2, "mock/b", 5, 5, 1.0))
+    wins, checks = rule_game_tables(replace(make_data(), rule_games=rows))
+    assert wins.columns == ("Model", "L1", "L3", "L2")
+    assert [(g.label, g.span) for g in wins.groups] == [("", 1), ("Math", 2), ("Static picnic", 1)]
+    keyed = {row[0].text: row for row in wins.rows}
+    assert keyed["mock/a"][1].text == "60%" and keyed["mock/a"][1].bold and not keyed["mock/b"][1].bold
+    assert keyed["mock/a"][1].sub == ("[23-88%], n=5",)  # Wilson 95% for 3 of 5
+    assert keyed["mock/a"][3].text == "—" and keyed["mock/b"][3].text == "100%"
+    assert len(checks.rows) == 4 and checks.rows[1][7].text == "n/a" and checks.rows[0][7].text == "90%"
+    files = write_report(replace(make_data(), rule_games=rows), tmp_path / "r")
+    html = files.html.read_text("utf-8")
+    assert "Guess the rule: judged win rate" in html and "[23-88%], n=5" in html
+    assert "Guess the rule: judged win rate" in files.markdown.read_text("utf-8")

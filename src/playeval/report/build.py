@@ -16,6 +16,7 @@ from playeval.analysis import (
     summarize_procedural,
 )
 from playeval.analysis.retro import point_seat
+from playeval.analysis.rule_games import rule_game_rows
 from playeval.core.game import Game, RetroGame, seat_evaluated
 from playeval.core.match import Outcome
 from playeval.core.registry import GameRegistry
@@ -90,6 +91,7 @@ def build_report(store: Store, run_id: str, registry: GameRegistry) -> ReportDat
         profiles=profiles,
         transcripts=tuple(transcripts),
         notes=tuple(notes),
+        rule_games=tuple(rule_game_rows(store, run_id, registry)),
     )
 
 

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from playeval.analysis import ModelResult, ProceduralSummary, Profile
+from playeval.analysis.rule_games import RuleGameRow
 from playeval.core.info import MetricSpec
 
 
@@ -146,4 +147,7 @@ class ReportData:
     profiles: tuple[Profile, ...]
     transcripts: tuple[TranscriptPage, ...]
     notes: tuple[str, ...] = field(default_factory=tuple)
+    rule_games: tuple[RuleGameRow, ...] = ()
+    """GuessTheRuleBench's Table 2, extended: one per guess-the-rule game, level and model
+    (``analysis.rule_games``)."""
     """Caveats to print under the tables (e.g. "retrospective analysis not run for 3 matches")."""

@@ -163,6 +163,10 @@ _INDEX = """{% extends "base.html" %}
 <section id="outcomes">
 <h2>1. Outcomes</h2>
 {% if outcomes.rows %}{{ table(outcomes) }}{% else %}<p class="empty">No scored matches in this run.</p>{% endif %}
+{% for t in rules %}
+<h3>{{ t.title }}</h3>
+{{ table(t) }}
+{% endfor %}
 </section>
 
 <section id="procedural">
@@ -380,12 +384,14 @@ def render_index(
     capability: Table,
     matches: Table,
     plots: Sequence[Plot],
+    rules: Sequence[Table] = (),
 ) -> str:
     return _ENV.get_template("index.html").render(
         data=data,
         created=fmt_created(data.created),
         config=config_items(data.config),
         outcomes=outcomes,
+        rules=list(rules),
         procedural=list(procedural),
         capability=capability,
         matches=matches,

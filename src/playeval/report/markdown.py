@@ -65,6 +65,7 @@ def render_markdown(
     matches: Table,
     plots: Sequence[Plot],
     how_to_read: Sequence[str],
+    rules: Sequence[Table] = (),
 ) -> str:
     out: list[str] = [f"# {escape(data.title)}", ""]
     out.append(f"Run `{data.run_id.replace('`', '')}` · created {escape(fmt_created(data.created))} · "
@@ -74,6 +75,8 @@ def render_markdown(
         out.append(f"- **{escape(key)}**: {escape(value)}")
     out += ["", "## 1. Outcomes", ""]
     out.append(table(outcomes) if outcomes.rows else "*No scored matches in this run.*")
+    for t in rules:
+        out += ["", f"### {escape(t.title)}", "", table(t)]
     out += ["", "## 2. Procedural metrics", ""]
     if not procedural:
         out += ["*No retrospective analysis in this run.*", ""]

@@ -213,6 +213,68 @@ def outcome_table(data: ReportData) -> Table:
     )
 
 
+def _rate_cell(wins: int, matches: int, low: float | None, high: float | None, bold: bool) -> Cell:
+    if not matches or low is None or high is None:
+        return Cell(NA, numeric=True)
+    return Cell(f"{wins / matches * 100:.0f}%", bold=bold, numeric=True,
+                sub=(f"[{low * 100:.0f}-{high * 100:.0f}%], n={matches}",))
+
+
+def rule_game_tables(data: ReportData) -> list[Table]:
+    """GuessTheRuleBench: the paper's Table 2 (judged win rate per game and level, a row per model, with Wilson
+    95% intervals), then a row per game, level and model with turns, examples seen, time and the judge-free
+    rule-application check. Empty when the run has no guess-the-rule matches."""
+    rows = data.rule_games
+    if not rows:
+        return []
+    games = _unique(r.game for r in rows)
+    levels = {game: sorted({r.level for r in rows if r.game == game}) for game in games}
+    models = _unique(r.model for r in rows)
+    by_key = {(r.game, r.level, r.model): r for r in rows}
+    columns = [(game, level) for game in games for level in levels[game]]
+    best = {column: best_flags([by_key[(*column, m)].win_rate if (*column, m) in by_key else None
+                                for m in models], lower_is_better=False) for column in columns}
+    table2: list[tuple[Cell, ...]] = []
+    for index, model in enumerate(models):
+        cells = [Cell(model)]
+        for column in columns:
+            row = by_key.get((*column, model))
+            cells.append(Cell(ABSENT, numeric=True) if row is None else
+                         _rate_cell(row.wins, row.matches, row.ci_low, row.ci_high, best[column][index]))
+        table2.append(tuple(cells))
+    wins = Table(
+        title="Guess the rule: judged win rate",
+        columns=("Model", *[f"L{level}" for _, level in columns]),
+        groups=(Group("", 1), *[Group(game_label(game), len(levels[game])) for game in games]),
+        rows=tuple(table2),
+        caption=("Share of matches won by a guess the judge role accepted, with its Wilson 95% interval and the "
+                 "number of matches; forfeits count as losses, aborted matches are left out. Bold: best per column. "
+                 "A judge's verdicts are only as good as its measured accuracy (`playeval analyze judge`): read "
+                 "these beside the check in the next table, which no judge decides."),
+    )
+    detail = tuple(
+        (Cell(game_label(r.game)), Cell(f"L{r.level}"), Cell(r.model),
+         Cell(str(r.matches), numeric=True, aux=True),
+         Cell(fmt_num(r.turns, 1), numeric=True), Cell(fmt_num(r.examples_seen, 1), numeric=True),
+         Cell(fmt_num(r.seconds, 1), numeric=True),
+         Cell(NA if r.check_accuracy is None else f"{r.check_accuracy * 100:.0f}%", numeric=True),
+         Cell(NA if r.agreement is None else f"{r.agreement * 100:.0f}%", numeric=True,
+              sub=(f"of {r.judged} guesses",) if r.judged else ()))
+        for r in rows)
+    checks = Table(
+        title="Guess the rule: turns, examples and the rule-application check",
+        columns=("Game", "Level", "Model", "Matches", "Turns", "Examples seen", "Seconds", "Check accuracy",
+                 "Judge agrees"),
+        rows=detail,
+        caption=("Means per match. Examples seen counts example units (a picnic unit is one item that may come "
+                 "and one that may not). Check accuracy: the share of 10 held-out items the player's last guessed "
+                 "rule got right when asked to apply it (chance is 50% for the picnic games' balanced yes/no items, "
+                 "near 0% for the Math Game's next values). Judge agrees: the share of guesses whose verdict "
+                 "matches the check (a guess passes with 80% or more right)."),
+    )
+    return [wins, checks]
+
+
 def procedural_tables(data: ReportData) -> list[Table]:
     """Table 3's form: one table per game, each skill a heading over its metrics."""
     tables: list[Table] = []
