@@ -75,3 +75,33 @@ async def test_models_and_games_are_listed(tmp_path: Path) -> None:
     assert [role["role"] for role in games["akinator"]["roles"]] == ["judge"]
     assert games["taboo"]["roles"] == [] and games["taboo"]["options"] == []
     assert [level["level"] for level in games["akinator"]["levels"]] == [1, 2, 3]
+
+
+def test_roles_are_bound_by_a_setting() -> None:
+    settings = ArenaSettings.from_env({"PLAYEVAL_ARENA_MODELS": "mock/player",
+                                       "PLAYEVAL_ARENA_ROLES": " judge=scripted , math.judge=mock/player,"})
+    assert settings.roles == {"judge": "scripted", "math.judge": "mock/player"}
+    for binding in ("local", "seat:player", "scripted", "mock/player"):
+        assert ArenaSettings(models=("mock/player",), roles={"judge": binding}).roles == {"judge": binding}
+    with pytest.raises(ValidationError, match="bind it to one of the models"):
+        ArenaSettings(models=("mock/player",), roles={"judge": "mock/echo"})
+    with pytest.raises(ValidationError, match="is not ROLE or GAME.ROLE"):
+        ArenaSettings(models=("mock/player",), roles={"a.b.c": "scripted"})
+    with pytest.raises(ValueError, match="PLAYEVAL_ARENA_ROLES: expected ROLE=BINDING"):
+        ArenaSettings.from_env({"PLAYEVAL_ARENA_ROLES": "judge"})
+
+
+async def test_a_table_binds_its_roles_as_the_settings_say(tmp_path: Path) -> None:
+    from playeval.store import Store
+
+    settings = make_settings(tmp_path, roles={"math.judge": "scripted"})
+    async with running(settings) as client:
+        scripted = (await client.post("/api/matches", json={"game": "math"})).json()["id"]
+        default = (await client.post("/api/matches", json={"game": "static_picnic"})).json()["id"]
+        bad = await client.post("/api/matches", json={"game": "akinator", "inputs": {"secret": "a cat"}})
+        assert bad.status_code == 201  # a binding for another game's role leaves this one alone
+    with Store.open(settings.db or "") as store:
+        assert [(r.role, r.player_kind, r.model) for r in store.get_match(scripted).roles] == [
+            ("judge", "scripted", None)]
+        assert [(r.role, r.player_kind, r.model) for r in store.get_match(default).roles] == [
+            ("judge", "llm", "mock/player")]

@@ -7,6 +7,7 @@ import os
 import socket
 
 import typer
+from pydantic import ValidationError
 
 from playeval.cli.console import db_option, fail, stderr
 from playeval.models import DEFAULT_MODEL, ModelHub
@@ -61,12 +62,18 @@ def register(app: typer.Typer) -> None:
         role_model: str = typer.Option(None, "--role-model",
                                        help="Model for roles a game binds to the local model (a judge), default the "
                                             "local model when served, else the first of --models."),
+        role: list[str] = typer.Option(None, "--role",
+                                       help="Bind a role: ROLE=BINDING or GAME.ROLE=BINDING, BINDING one of "
+                                            "--models, 'local', 'seat:NAME' or 'scripted' (the game's scripted "
+                                            "player, e.g. a judge that accepts only the rule's own words); "
+                                            "repeatable (or PLAYEVAL_ARENA_ROLES)."),
         db: str | None = db_option(),
     ) -> None:
         """Start the web arena: people play the games against the models, watch models play, see the leaderboard."""
         import uvicorn
 
         from playeval.web import ArenaSettings, create_app
+        from playeval.web.settings import ENV_ROLES, parse_roles
 
         addresses = tuple(part.strip() for part in models.split(",") if part.strip())
         if not addresses:
@@ -80,7 +87,14 @@ def register(app: typer.Typer) -> None:
                              ("role_model", role_model)):
             if value is not None:
                 chosen[field] = value
-        settings = ArenaSettings.model_validate({**ArenaSettings.from_env().model_dump(), **chosen})
+        try:
+            if role:
+                chosen["roles"] = parse_roles(role, "--role")
+            settings = ArenaSettings.model_validate({**ArenaSettings.from_env().model_dump(), **chosen})
+        except ValidationError as err:
+            fail("; ".join(str(error["msg"]).removeprefix("Value error, ") for error in err.errors()))
+        except ValueError as err:
+            fail(str(err))
         _check_port(host, port)
         _check_models(settings.models, settings.use_cache)
         with Store.open(url) as store:  # creates or migrates the database now: a bad URL fails before serving
@@ -98,5 +112,7 @@ def register(app: typer.Typer) -> None:
         os.environ["PLAYEVAL_ARENA_TURN_TIMEOUT_S"] = str(settings.turn_timeout_s)
         if settings.role_model is not None:
             os.environ["PLAYEVAL_ARENA_ROLE_MODEL"] = settings.role_model
+        if settings.roles:
+            os.environ[ENV_ROLES] = ",".join(f"{name}={binding}" for name, binding in settings.roles.items())
         uvicorn.run(_FACTORY, factory=True, host=host, port=port, workers=workers, log_level="info",
                     proxy_headers=True)

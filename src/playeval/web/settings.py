@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from playeval.engine.plan import LOCAL, SCRIPTED, SEAT_BINDING
 from playeval.models import DEFAULT_MODEL
 
 ENV_DB = "PLAYEVAL_DB"
@@ -17,6 +18,7 @@ ENV_JOIN_TIMEOUT = "PLAYEVAL_ARENA_JOIN_TIMEOUT_S"
 ENV_TURN_TIMEOUT = "PLAYEVAL_ARENA_TURN_TIMEOUT_S"
 ENV_ROLE_MODEL = "PLAYEVAL_ARENA_ROLE_MODEL"
 ENV_SWEEP = "PLAYEVAL_ARENA_SWEEP_S"
+ENV_ROLES = "PLAYEVAL_ARENA_ROLES"
 
 
 class RateLimit(BaseModel):
@@ -34,7 +36,11 @@ class ArenaSettings(BaseModel):
     ``db``: database URL (``None``: the default SQLite file). ``models``: the models a person can meet; a seat's
     model is drawn from them unless the person who sets the table up picks one. ``role_model``: the model that
     plays the roles a game binds to ``local`` (a judge); default: playeval's local default model when it is
-    among ``models``, else the first of ``models``. ``writes``/``reads``: per-client rate limits for requests
+    among ``models``, else the first of ``models``. ``roles``: bindings of roles, as ``playeval run --role`` takes them:
+    ``judge`` (that role in every game) or ``math.judge`` (one game's) to one of ``models``, ``local`` (the role
+    model), ``seat:NAME`` (whoever holds that seat) or ``scripted`` (the game's instant scripted player: a
+    guess-the-rule judge that accepts only the rule's own words; for demonstrations and tests, never to measure
+    anyone); a role not named keeps the game's default. ``writes``/``reads``: per-client rate limits for requests
     that change something (start, join, move, abandon, survey, watch) and for the rest of ``/api``; ``None``
     turns a limit off. ``lease_s``: how long a process may hold a match's model move before another may take
     it over (renewed while the model thinks). ``max_live_watches``: model-vs-model matches that may run at once.
@@ -64,6 +70,7 @@ class ArenaSettings(BaseModel):
     turn_timeout_s: float = Field(default=300.0, gt=0)
     sweep_s: float = Field(default=5.0, gt=0)
     role_model: str | None = None
+    roles: dict[str, str] = Field(default_factory=dict)
     list_limit: int = Field(default=50, ge=1, le=500)
     secure_cookies: bool = False
 
@@ -81,6 +88,12 @@ class ArenaSettings(BaseModel):
             raise ValueError("poll_s must be shorter than lease_s")
         if self.role_model is not None and self.role_model not in self.models:
             raise ValueError(f"role_model {self.role_model!r} must be one of the models ({', '.join(self.models)})")
+        for role, binding in self.roles.items():
+            if not role or any(not part.isidentifier() for part in role.split(".")) or role.count(".") > 1:
+                raise ValueError(f"roles: {role!r} is not ROLE or GAME.ROLE")
+            if binding not in (SCRIPTED, LOCAL, *self.models) and not binding.startswith(SEAT_BINDING):
+                raise ValueError(f"roles: {role} is bound to {binding!r}; bind it to one of the models "
+                                 f"({', '.join(self.models)}), '{LOCAL}', '{SCRIPTED}' or '{SEAT_BINDING}NAME'")
         return self
 
     @property
@@ -99,8 +112,9 @@ class ArenaSettings(BaseModel):
     def from_env(cls, environ: Mapping[str, str] | None = None) -> ArenaSettings:
         """Settings from ``PLAYEVAL_DB``, ``PLAYEVAL_ARENA_MODELS`` (comma-separated),
         ``PLAYEVAL_ARENA_NO_CACHE`` (``1`` turns the response cache off), ``PLAYEVAL_ARENA_JOIN_TIMEOUT_S``,
-        ``PLAYEVAL_ARENA_TURN_TIMEOUT_S``, ``PLAYEVAL_ARENA_SWEEP_S`` (seconds) and ``PLAYEVAL_ARENA_ROLE_MODEL``;
-        the rest keep their defaults."""
+        ``PLAYEVAL_ARENA_TURN_TIMEOUT_S``, ``PLAYEVAL_ARENA_SWEEP_S`` (seconds), ``PLAYEVAL_ARENA_ROLE_MODEL`` and
+        ``PLAYEVAL_ARENA_ROLES`` (comma-separated ``ROLE=BINDING``, e.g. ``judge=scripted``); the rest keep their
+        defaults."""
         env = os.environ if environ is None else environ
         values: dict[str, object] = {}
         if env.get(ENV_DB, "").strip():
@@ -113,4 +127,20 @@ class ArenaSettings(BaseModel):
                             (ENV_SWEEP, "sweep_s"), (ENV_ROLE_MODEL, "role_model")):
             if env.get(name, "").strip():
                 values[field] = env[name].strip()
+        if env.get(ENV_ROLES, "").strip():
+            values["roles"] = parse_roles(env[ENV_ROLES].split(","), ENV_ROLES)
         return cls.model_validate(values)
+
+
+def parse_roles(items: Sequence[str], where: str) -> dict[str, str]:
+    """``ROLE=BINDING`` items (blank ones skipped) as a mapping; a ``ValueError`` naming ``where`` for one that is
+    not of that form."""
+    found: dict[str, str] = {}
+    for item in items:
+        if not item.strip():
+            continue
+        role, sep, binding = item.partition("=")
+        if not sep or not role.strip() or not binding.strip():
+            raise ValueError(f"{where}: expected ROLE=BINDING, got {item.strip()!r}")
+        found[role.strip()] = binding.strip()
+    return found

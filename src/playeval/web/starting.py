@@ -5,8 +5,9 @@ model (chosen, or drawn at random from the arena's models). Its setup comes from
 setter's inputs for their seat checked by ``core.inputs.check_inputs`` (the one check the terminal uses too):
 ``inputs`` is a dict when people's seats provide inputs (even an empty one: Akinator's person may keep the
 object in their head) and ``None`` otherwise. Roles are bound as batch runs bind them
-(``engine.plan.role_assignments``): ``local`` means the arena's role model, ``seat:NAME`` whoever holds that
-seat. Every person's seat gets its own token; the store keeps only their hashes.
+(``engine.plan.role_assignments``), the arena's ``roles`` setting first: ``local`` means the arena's role model,
+``seat:NAME`` whoever holds that seat, ``scripted`` the game's scripted player. Every person's seat gets its
+own token; the store keeps only their hashes.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from playeval.core.errors import ConfigError
-from playeval.core.events import SeatAssignment
+from playeval.core.events import RoleAssignment, SeatAssignment
 from playeval.core.game import Game, person_seat
 from playeval.core.info import Scalar, SeatInfo
 from playeval.core.inputs import check_inputs, check_options, inputs_for
@@ -61,6 +62,12 @@ class TableMaker:
         if address not in self.settings.models:
             raise Invalid(f"unknown model {address!r}; choose one of: {', '.join(self.settings.models)}")
         return address
+
+    def _roles(self, game: Game[Any], seats: Mapping[str, SeatAssignment]) -> tuple[RoleAssignment, ...]:
+        try:
+            return bind_roles(game, seats, self.settings.local_model, self.settings.roles)
+        except ConfigError as err:
+            raise Invalid(str(err)) from None
 
     def _level(self, game: Game[Any], level: int) -> int:
         levels = [info.level for info in game.levels]
@@ -124,8 +131,7 @@ class TableMaker:
         tokens = {name: new_token() for name in people}
         match_id = self.store.create_web_match(
             spec=spec, seats=list(seats.values()), mode="play", people={n: token_hash(t) for n, t in tokens.items()},
-            joined=(seat,), anonymous=drawn, roles=bind_roles(game, seats, self.settings.local_model),
-            stand_in=table_model)
+            joined=(seat,), anonymous=drawn, roles=self._roles(game, seats), stand_in=table_model)
         invites = tuple(InviteView(seat=name, url=join_path(match_id, tokens[name])) for name in invited)
         return NewTable(match_id=match_id, seat=seat, token=tokens[seat], invites=invites)
 
@@ -144,7 +150,7 @@ class TableMaker:
             raise Busy("too many model-vs-model matches are running; watch one of them or try again later")
         seats = {info.name: _assignment(info, spec, models[info.name]) for info in game.table(spec)}
         return self.store.create_web_match(spec=spec, seats=list(seats.values()), mode="watch", people={},
-                                           anonymous=False, roles=bind_roles(game, seats, self.settings.local_model),
+                                           anonymous=False, roles=self._roles(game, seats),
                                            stand_in=None)
 
 

@@ -87,10 +87,12 @@ def load(store: Store, match_id: str, *, arena_only: bool = True) -> Loaded:
     return Loaded(match=match, web=web, records=tuple(store.event_records(match_id)))
 
 
-def bind_roles(game: Game[Any], seats: Mapping[str, SeatAssignment], local_model: str) -> tuple[RoleAssignment, ...]:
-    """Every role's binding as a run would make it (``engine.plan.role_assignments``): the game's default, with
-    ``local`` meaning ``local_model``, and ``seat:NAME`` whoever holds that seat."""
-    config = RunConfig(games=(game.id,), models=(local_model,), opponent=local_model, n=1)
+def bind_roles(game: Game[Any], seats: Mapping[str, SeatAssignment], local_model: str,
+               roles: Mapping[str, str] | None = None) -> tuple[RoleAssignment, ...]:
+    """Every role's binding as a run would make it (``engine.plan.role_assignments``): the arena's ``roles``
+    (``ArenaSettings.roles``), else the game's default, with ``local`` meaning ``local_model``, and
+    ``seat:NAME`` whoever holds that seat."""
+    config = RunConfig(games=(game.id,), models=(local_model,), opponent=local_model, n=1, roles=dict(roles or {}))
     return role_assignments(game, config, seats, local_model)
 
 
@@ -170,7 +172,7 @@ def _closes(event: Event, party: str) -> bool:
 
 def build_table(game: Game[Any], loaded: Loaded, local_model: str) -> Table:
     """The table of ``loaded``. Roles missing from the log (logs of schema version 1 had none) get the game's
-    default binding."""
+    default binding (not the arena's ``roles``: those apply to tables set up under them)."""
     events = loaded.events
     spec = loaded.match.spec
     seat_list, role_list = assignments(events)
