@@ -6,7 +6,9 @@ GuessTheRuleBench's "Static Picnic" game (seed paper, section 4.1) hides a rule 
 the picnic. This script regenerates the data the game ships:
 
 * ``items.json``: everyday items (foods, tools, animals, clothing, furniture, ...), each
-  with the ids of the categories it belongs to, and the categories themselves;
+  with the ids of the categories it belongs to, and the categories themselves: kinds from
+  WordNet's hypernyms ("kitchen utensil") and description facets read from WordNet's
+  definitions ("small", "tropical", "African"), which level 3 needs;
 * ``rules.json``: rules of level 1 (items in one category), level 2 (items in both of two
   categories) and level 3 (items in all of three categories), each with its positive items.
 
@@ -614,6 +616,134 @@ CATEGORY_SPECS: tuple[CategorySpec, ...] = (
     _spec("airplane.n.01", "airplane"),
 )
 
+# ---------------------------------------------------------------------------------------
+# Description facets: properties read from WordNet's definitions (glosses), not from the
+# hypernym tree. They give the independent categories that level 3 needs ("small sweet
+# baked goods"). See PROVENANCE.md, "Description facets".
+# ---------------------------------------------------------------------------------------
+
+# A definition's head phrase: its text before the first word that starts a description of
+# a part, a use or a place ("yellow oval fruit" in "yellow oval fruit with juicy acidic
+# flesh"; "a tree" in "a tree with white flowers"). Colour and size facets read only the
+# head phrase, so a tree with small leaves is not small and a shrub with white flowers is
+# not white.
+HEAD_PHRASE_END = re.compile(
+    r"\b(with|having|bearing|producing|that|which|whose|used|when|except|but|than|like|resembling|on|for|in|to"
+    r"|from|by|after|followed|filled|containing|consisting|enclosing|surrounding|including|into|through|over"
+    r"|under|made|growing|living|found|native|feeding|feeds|grown|cultivated|worn|served|eaten)\b|[;(,:]"
+)
+
+
+@dataclass(frozen=True)
+class FacetSpec:
+    """A property an item has when WordNet's definition of it, or of a kind above it, says so.
+
+    ``label`` is an adjective ("small", "African") placed before a category's plural in
+    statements ("items that are small African mammals"). ``group`` orders the adjectives
+    (size, taste, colour, habitat, origin) and joins two of one group with "and".
+    ``head_only`` limits the match to the definition's head phrase (HEAD_PHRASE_END).
+    ``all_senses`` also reads the item's companion senses (the plant of a fruit, the animal
+    of a meat): right for where a thing lives or comes from, wrong for its size or colour.
+    ``exclusive`` names a facet that contradicts this one ("small" and "large"); an item
+    whose definitions say both keeps the one said nearest to its own sense.
+    """
+
+    id: str
+    label: str
+    group: str
+    pattern: re.Pattern[str]
+    meaning: str
+    head_only: bool = False
+    all_senses: bool = False
+    exclusive: str | None = None
+
+    @property
+    def plural(self) -> str:
+        """The form used in a level-1 statement ("items that are small")."""
+        return self.label
+
+
+FACET_GROUPS: tuple[str, ...] = ("size", "taste", "colour", "habitat", "origin")
+
+
+def _facet(facet_id: str, group: str, words: str, meaning: str, label: str | None = None, **flags: Any) -> FacetSpec:
+    """A facet spec matching any of ``words`` (a regex alternation) as whole words."""
+    return FacetSpec(id=facet_id, label=label or facet_id, group=group, pattern=re.compile(rf"\b({words})\b"),
+                     meaning=meaning, **flags)
+
+
+FACET_SPECS: tuple[FacetSpec, ...] = (
+    _facet("small", "size", "small|little|tiny|smaller|smallest|miniature",
+           "WordNet's definition calls it small (small, little, tiny, miniature)", head_only=True, exclusive="large"),
+    _facet("large", "size", "large|big|huge|giant|larger|largest|enormous",
+           "WordNet's definition calls it large (large, big, huge, giant)", head_only=True, exclusive="small"),
+    _facet("sweet-tasting", "taste", "sweet|sweetened", "WordNet's definition calls it sweet"),
+    _facet("sour", "taste", "sour|tart|acid|acidic", "WordNet's definition calls it sour, tart or acid"),
+    _facet("red", "colour", "red|reddish|scarlet|crimson", "WordNet's definition calls it red", head_only=True),
+    _facet("yellow", "colour", "yellow|yellowish|golden", "WordNet's definition calls it yellow", head_only=True),
+    _facet("white", "colour", "white|whitish", "WordNet's definition calls it white", head_only=True),
+    _facet("black", "colour", "black|blackish", "WordNet's definition calls it black", head_only=True),
+    _facet("brown", "colour", "brown|brownish", "WordNet's definition calls it brown", head_only=True),
+    _facet("aquatic", "habitat",
+           "aquatic|semiaquatic|marine|sea|seas|freshwater|ocean|oceans|rivers|lakes|ponds|seabird|seawater|streams",
+           "WordNet's definition places it in or by water (aquatic, marine, freshwater, sea, rivers, lakes)",
+           all_senses=True),
+    _facet("tropical", "habitat", "tropical|tropics", "WordNet's definition calls it tropical", all_senses=True),
+    _facet("african", "origin", "Africa|African", "WordNet's definition places it in Africa", label="African",
+           all_senses=True),
+    _facet("american", "origin", "America|American|Americas|United States|Canada|Canadian|Mexico|Mexican|Brazil"
+           "|West Indies", "WordNet's definition places it in the Americas", label="American", all_senses=True),
+    _facet("asian", "origin", "Asia|Asian|Eurasia|Eurasian|India|China|Chinese|Japan|Japanese|Tibet|Borneo"
+           "|Sumatra|Malaysia", "WordNet's definition places it in Asia (or Eurasia)", label="Asian",
+           all_senses=True),
+    _facet("european", "origin", "Europe|European|Eurasia|Eurasian|England|English|Britain|British|France|French"
+           "|Germany|German|Italy|Italian|Spain|Spanish|Scotland|Scottish|Ireland|Irish",
+           "WordNet's definition places it in Europe (or Eurasia)", label="European", all_senses=True),
+)
+
+# Definitions read by hand whose match is not the property (facet id -> synsets). Each
+# synset's definition is then ignored for that facet, for every item below it.
+FACET_IGNORED: dict[str, frozenset[str]] = {
+    # "small or large" that is about something else, or only relative to a bigger kind
+    "small": frozenset({"boat.n.01", "gardenia.n.01"}),  # "a small vessel" (a barge); "shrubs and small trees"
+    "large": frozenset({"caviar.n.01"}),  # "roe of sturgeon or other large fish"
+    # a hedge or an alternative, not a taste of the item
+    "sweet-tasting": frozenset({
+        "edible_fruit.n.01",  # "especially one having sweet flesh": would make every fruit sweet
+        "flatfish.n.01", "bun.n.01", "sherry.n.01", "pepper.n.04",  # "sweet lean flesh", "plain or sweet", ...
+        "pieplant.n.01", "beech.n.01",  # rhubarb "eaten cooked and sweetened"; a beech's nuts are sweet
+    }),
+    "sour": frozenset({"apple.n.01", "tomato.n.01", "quiche.n.02"}),  # "sweet to tart", "mildly acid", "a tart"
+    "red": frozenset({"bordeaux.n.02"}),  # "red or white wines"
+    "white": frozenset({"bordeaux.n.02", "chessman.n.01", "heron.n.02"}),  # "white and black pieces", "grey or white"
+    "black": frozenset({"chessman.n.01"}),
+    "yellow": frozenset({"tomato.n.01"}),  # "red or yellow"
+    # one of several habitats or regions, or a place that is not where the thing lives or comes from
+    "aquatic": frozenset({
+        "carnivore.n.01", "colubrid_snake.n.01", "snail.n.01",  # "terrestrial or aquatic"
+        "turtle.n.02", "frog.n.01",  # "aquatic and land reptiles", "semiaquatic and terrestrial species"
+        "lifeboat.n.01",  # the other boats are not tagged
+    }),
+    "tropical": frozenset({"colubrid_snake.n.01", "scombroid.n.01", "carrot.n.02"}),  # "temperate and tropical"
+    "african": frozenset({"teak.n.02", "tangerine.n.02", "spiny_lobster.n.01"}),  # where it is planted or sold
+    "american": frozenset({
+        "metatherian.n.01",  # "Australia and the Americas": kangaroo and koala are not American
+        "ale.n.01", "football.n.02",  # a legal note on ale; the ball of American football
+        "okra.n.02", "teak.n.02", "tangerine.n.02", "white_clover.n.01", "wild_boar.n.01",  # grown or naturalized there
+    }),
+    "asian": frozenset({"pepper.n.01"}),  # black pepper's vine, not the sweet pepper the item is named for
+    "european": frozenset({
+        "hosiery.n.01", "cookie.n.01", "parka.n.01", "peanut.n.04", "pudding.n.02", "van.n.03",  # British usage
+        "dressing.n.01", "squid.n.01",  # "the thin French type"; "(Italian cuisine)"
+        "potato.n.01", "mustang.n.01", "thoroughbred.n.02", "yew.n.01",  # Irish staple; Spanish horses; English yew
+    }),
+}
+
+# A rule with a facet must name exactly one kind (a hypernym category), and that kind must
+# hold at most this share of the items: "small sweet baked goods", not "small sweet
+# living things".
+MAX_FACET_KIND_SHARE = 0.2
+
 MIN_POSITIVES = 4
 MAX_POSITIVE_SHARE = 0.6
 MIN_ITEMS = 500
@@ -633,13 +763,19 @@ class Item:
 
 @dataclass
 class Category:
-    """A category: one WordNet synset (plus any merged ones with the same items)."""
+    """A category: a kind (one WordNet synset, plus any merged ones with the same items) or
+    a description facet (``spec`` is a FacetSpec and ``synset`` is None)."""
 
     id: str
-    spec: CategorySpec
+    spec: CategorySpec | FacetSpec
     synset: Any
     merged: list[Any] = field(default_factory=list)
     members: frozenset[str] = frozenset()
+
+    @property
+    def is_facet(self) -> bool:
+        """True for a description facet, False for a kind."""
+        return isinstance(self.spec, FacetSpec)
 
 
 # ---------------------------------------------------------------------------------------
@@ -933,12 +1069,98 @@ def build_categories(wn: Any, items: Sequence[Item]) -> tuple[list[Category], li
     return sorted(kept, key=lambda c: c.id), log
 
 
+def head_phrase(definition: str) -> str:
+    """The definition up to the first word that starts a description of a part, use or place."""
+    end = HEAD_PHRASE_END.search(definition)
+    return definition if end is None else definition[: end.start()]
+
+
+def hypernym_depths(synsets: Sequence[Any]) -> dict[Any, int]:
+    """Each of ``synsets`` (depth 0) and every hypernym above them, with its fewest steps up."""
+    depths = {synset: 0 for synset in synsets}
+    frontier = list(synsets)
+    depth = 0
+    while frontier:
+        depth += 1
+        upper = []
+        for synset in frontier:
+            for hypernym in sorted(synset.hypernyms() + synset.instance_hypernyms(), key=lambda s: s.name()):
+                if hypernym not in depths:
+                    depths[hypernym] = depth
+                    upper.append(hypernym)
+        frontier = upper
+    return depths
+
+
+def facet_sources(item: Item, spec: FacetSpec) -> list[tuple[int, str]]:
+    """The synsets whose definition gives ``item`` the facet, as (steps up from the item, name)."""
+    senses = item.synsets if spec.all_senses else item.synsets[:1]
+    ignored = FACET_IGNORED.get(spec.id, frozenset())
+    found = []
+    for synset, depth in hypernym_depths(senses).items():
+        if synset.name() in ignored:
+            continue
+        text = synset.definition()
+        if spec.pattern.search(head_phrase(text) if spec.head_only else text):
+            found.append((depth, synset.name()))
+    return sorted(found)
+
+
+def build_facets(items: Sequence[Item], kinds: Sequence[Category]) -> tuple[list[Category], list[str]]:
+    """Tag items with the description facets and keep the usable ones, like build_categories.
+
+    For a pair of exclusive facets ("small", "large") an item keeps the one whose source is
+    fewest steps above it, and neither when both are equally near. A facet is kept under
+    the same size limits as a kind, and not when it has exactly a kind's items. Returns the facet
+    categories and a log that lists, per facet, each source synset with its items (the
+    list read by hand to fill FACET_IGNORED).
+    """
+    for facet_id in FACET_IGNORED:
+        if facet_id not in {spec.id for spec in FACET_SPECS}:
+            raise ValueError(f"FACET_IGNORED names an unknown facet {facet_id!r}")
+    sources: dict[str, dict[str, list[tuple[int, str]]]] = {spec.id: {} for spec in FACET_SPECS}
+    for item in items:
+        for spec in FACET_SPECS:
+            found = facet_sources(item, spec)
+            if found:
+                sources[spec.id][item.name] = found
+    beaten: dict[str, list[str]] = {}
+    for spec in FACET_SPECS:
+        if spec.exclusive is not None:
+            mine, theirs = sources[spec.id], sources[spec.exclusive]
+            beaten[spec.id] = [name for name in sorted(mine)
+                               if name in theirs and mine[name][0][0] >= theirs[name][0][0]]
+    for facet_id, names in beaten.items():
+        for name in names:
+            sources[facet_id].pop(name)
+    log: list[str] = []
+    kept: list[Category] = []
+    for spec in FACET_SPECS:
+        found = frozenset(sources[spec.id])
+        by_source: dict[str, list[str]] = defaultdict(list)
+        for name in sorted(found):
+            by_source[sources[spec.id][name][0][1]].append(name)
+        log.append(f"facet {spec.id}: {len(found)} items")
+        for source, names in sorted(by_source.items(), key=lambda entry: (-len(entry[1]), entry[0])):
+            log.append(f"  {source} ({len(names)}): {', '.join(names)}")
+        if not MIN_POSITIVES <= len(found) <= MAX_POSITIVE_SHARE * len(items):
+            log.append(f"dropped facet {spec.id}: {len(found)} items")
+            continue
+        if any(kind.members == found for kind in kinds):
+            log.append(f"dropped facet {spec.id}: the same items as a category")
+            continue
+        kept.append(Category(id=slug(spec.id), spec=spec, synset=None, members=found))
+    for item in items:
+        item.tags = sorted(set(item.tags) | {category.id for category in kept if item.name in category.members})
+    return kept, log
+
+
 # ---------------------------------------------------------------------------------------
 # Rules
 # ---------------------------------------------------------------------------------------
 
 
-def with_article(spec: CategorySpec) -> str:
+def with_article(spec: CategorySpec | FacetSpec) -> str:
     """The label as it reads after "is": "a kitchen utensil", "an herb"... or "seafood"."""
     if spec.mass:
         return spec.label
@@ -946,8 +1168,28 @@ def with_article(spec: CategorySpec) -> str:
     return f"{article} {spec.label}"
 
 
+def adjectives(facets: Sequence[Category]) -> str:
+    """Facet labels in FACET_GROUPS order; two of one group are joined by "and" ("African and Asian")."""
+    groups: dict[str, list[str]] = defaultdict(list)
+    for facet in facets:
+        assert isinstance(facet.spec, FacetSpec)
+        groups[facet.spec.group].append(facet.spec.label)
+    return " ".join(" and ".join(sorted(groups[group])) for group in FACET_GROUPS if group in groups)
+
+
 def statement(categories: Sequence[Category]) -> str:
-    """The rule in words, from its categories' labels."""
+    """The rule in words, from its categories' labels.
+
+    Kinds only: "items that are X", "items that are both an X and a Y", "items that are an
+    X, a Y and a Z at once". With facets: their labels before the kind's plural ("items
+    that are small sweet baked goods"), or alone for a level-1 facet ("items that are small").
+    """
+    facets = [category for category in categories if category.is_facet]
+    kinds = [category for category in categories if not category.is_facet]
+    if facets:
+        if len(kinds) > 1:
+            raise ValueError(f"a rule with a facet names one kind at most: {[c.id for c in categories]}")
+        return " ".join(["items that are", adjectives(facets), *(kind.spec.plural for kind in kinds)])
     if len(categories) == 1:
         return f"items that are {categories[0].spec.plural}"
     phrases = [with_article(category.spec) for category in categories]
@@ -965,13 +1207,28 @@ def every_category_matters(categories: Sequence[Category], positives: frozenset[
     return True
 
 
+def facet_shape_ok(combo: Sequence[Category], total_items: int) -> bool:
+    """A combination with a facet names exactly one kind, and a kind no broader than
+    MAX_FACET_KIND_SHARE of the items (so "small sweet baked goods", never "small sweet"
+    alone, "small sweet living things" or "sweet fruit that is a plant"), and no facet
+    repeats a word of the kind's label."""
+    if not any(category.is_facet for category in combo) or len(combo) == 1:
+        return True
+    kinds = [category for category in combo if not category.is_facet]
+    if len(kinds) != 1 or len(kinds[0].members) > MAX_FACET_KIND_SHARE * total_items:
+        return False
+    words = set(kinds[0].spec.label.split())
+    return not any(category.spec.label in words for category in combo if category.is_facet)  # "aquatic aquatic birds"
+
+
 def build_rules(categories: Sequence[Category], total_items: int) -> tuple[list[dict[str, Any]], dict[str, int]]:
     """All L1, L2 and L3 rules that pass the size and non-triviality checks.
 
     A rule's positives are the items carrying all its categories. A rule is kept when it
     has at least MIN_POSITIVES and at most MAX_POSITIVE_SHARE of the items, every category
-    matters, and no rule of the same or a lower level already has exactly these positives
-    (of several such combinations the one with the smallest categories is kept).
+    matters, a rule with a facet has the shape facet_shape_ok allows, and no rule of the
+    same or a lower level already has exactly these positives (of several such
+    combinations the one with the smallest categories is kept).
     """
     limit = MAX_POSITIVE_SHARE * total_items
     seen: set[frozenset[str]] = set()
@@ -983,6 +1240,8 @@ def build_rules(categories: Sequence[Category], total_items: int) -> tuple[list[
         for combo in itertools.combinations(ordered, level):
             positives = frozenset.intersection(*(c.members for c in combo))
             if not MIN_POSITIVES <= len(positives) <= limit or positives in seen:
+                continue
+            if not facet_shape_ok(combo, total_items):
                 continue
             if level > 1 and not every_category_matters(combo, positives):
                 continue
@@ -1040,11 +1299,24 @@ def item_record(item: Item) -> dict[str, Any]:
 
 
 def category_record(category: Category) -> dict[str, Any]:
-    """A category as stored in items.json."""
+    """A category as stored in items.json: a kind (``"facet": null``) or a description facet
+    (``"synset": null``, ``definition`` says what gives an item the facet)."""
+    if isinstance(category.spec, FacetSpec):
+        return {
+            "id": category.id,
+            "label": category.spec.label,
+            "plural": category.spec.plural,
+            "facet": category.spec.group,
+            "synset": None,
+            "merged_synsets": [],
+            "definition": f"{category.spec.meaning}, in its own definition or that of a kind above it",
+            "size": len(category.members),
+        }
     return {
         "id": category.id,
         "label": category.spec.label,
         "plural": category.spec.plural,
+        "facet": None,
         "synset": category.synset.name(),
         "merged_synsets": sorted(s.name() for s in category.merged),
         "definition": category.synset.definition(),
@@ -1075,11 +1347,19 @@ def build(wordnet_dir: Path, wordlist: Path, out: Path, report: Path | None, str
         items, item_stats = select_items(wn, words)
         categories, category_log = build_categories(wn, items)
         items = [item for item in items if item.tags]
+        facets, facet_log = build_facets(items, categories)
+        for what, values in (("ids", [c.id for c in [*categories, *facets]]),
+                             ("labels", [c.spec.label for c in [*categories, *facets]])):
+            repeated = sorted({value for value in values if values.count(value) > 1})
+            if repeated:
+                raise ValueError(f"facet {what} must differ from the categories': {repeated}")
+        categories = sorted([*categories, *facets], key=lambda category: category.id)
         rules, rule_stats = build_rules(categories, len(items))
         item_rows = [item_record(item) for item in items]
         category_rows = [category_record(category) for category in categories]
     meta = source_meta(wordnet_dir, wordlist)
-    counts = {"items": len(items), "categories": len(categories), "rules": len(rules), **rule_stats}
+    counts = {"items": len(items), "categories": len(categories),
+              "facets": sum(category.is_facet for category in categories), "rules": len(rules), **rule_stats}
     out.mkdir(parents=True, exist_ok=True)
     write_json(
         out / "items.json", {"meta": {**meta, "counts": counts}, "categories": category_rows, "items": item_rows}
@@ -1088,6 +1368,9 @@ def build(wordnet_dir: Path, wordlist: Path, out: Path, report: Path | None, str
     if report is not None:
         lines = [f"{key}: {value}" for key, value in sorted(item_stats.items())]
         lines += category_log
+        lines += facet_log
+        lines += [f"{rule['id']} ({len(rule['positives'])}): {', '.join(rule['positives'])}"
+                  for rule in rules if rule["level"] == 3]
         report.write_text("\n".join(lines) + "\n", encoding="utf-8")
     print(json.dumps(counts))
     problems = check(items, categories, rules)

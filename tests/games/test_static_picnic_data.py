@@ -117,8 +117,13 @@ def test_enough_categories_with_unique_ids_labels_and_item_sets() -> None:
     labels = [category["label"] for category in cats]
     assert len(set(labels)) == len(labels), "labels must be unique"
     assert all(label and label == label.strip() for label in labels)
-    synsets = [category["synset"] for category in cats] + [s for c in cats for s in c["merged_synsets"]]
-    assert len(set(synsets)) == len(synsets)
+    kinds = [category for category in cats if category["facet"] is None]
+    facets = [category for category in cats if category["facet"] is not None]
+    synsets = [category["synset"] for category in kinds] + [s for c in kinds for s in c["merged_synsets"]]
+    assert len(set(synsets)) == len(synsets) and all(synsets)
+    assert facets, "description facets (size, taste, colour, habitat, origin) give level 3 its rules"
+    assert all(c["synset"] is None and c["merged_synsets"] == [] and "WordNet" in c["definition"] for c in facets)
+    assert {category["facet"] for category in facets} <= {"size", "taste", "colour", "habitat", "origin"}
     sets = members()
     assert len(set(sets.values())) == len(sets), "categories with the same items must be merged"
     for category in cats:
@@ -155,6 +160,8 @@ def test_rule_statements_use_the_category_labels() -> None:
         if rule["level"] == 1:
             assert statement == f"items that are {plurals[rule['categories'][0]]}", rule["id"]
             continue
+        if set(rule["categories"]) & facet_ids():
+            continue  # adjectives before a kind: test_rules_with_a_facet_name_one_narrow_kind_...
         for category in rule["categories"]:
             assert labels[category] in statement, (rule["id"], labels[category])
         if rule["level"] == 2:
@@ -199,15 +206,50 @@ def test_level_two_rules_exist() -> None:
     assert sum(rule["level"] == 2 for rule in rules()) > 0
 
 
-# The two targets below are not met by the WordNet build: WordNet's noun hierarchy is almost a
-# tree, so three hypernym categories whose common items differ from every pair's common items
-# are all but absent among everyday items (see PROVENANCE.md, "Limits"). strict=True turns
-# these into failures as soon as a rebuild meets them, so the markers are removed then.
-@pytest.mark.xfail(strict=True, reason="WordNet hypernyms give no non-trivial L3 rule (PROVENANCE.md, Limits)")
 def test_level_three_rules_exist() -> None:
-    assert sum(rule["level"] == 3 for rule in rules()) > 0
+    assert sum(rule["level"] == 3 for rule in rules()) >= 30
 
 
-@pytest.mark.xfail(strict=True, reason="L1 + L2 fall just short of 250 without L3 (PROVENANCE.md, Limits)")
 def test_enough_rules() -> None:
     assert len(rules()) >= MIN_RULES
+
+
+def facet_ids() -> frozenset[str]:
+    return frozenset(category["id"] for category in categories() if category["facet"] is not None)
+
+
+def test_level_three_rules_need_all_three_categories_and_are_new() -> None:
+    """Each L3 rule: three categories, each of which matters (leaving any one out admits more items), 4 to 60 %
+    of the items, and positives that no L1 or L2 rule has (so it is not a lower-level rule in disguise)."""
+    sets = members()
+    lower = {frozenset(rule["positives"]) for rule in rules() if rule["level"] < 3}
+    for rule in (rule for rule in rules() if rule["level"] == 3):
+        positives = frozenset(rule["positives"])
+        assert len(rule["categories"]) == 3, rule["id"]
+        assert MIN_POSITIVES <= len(positives) <= max_positives(), rule["id"]
+        assert positives not in lower, rule["id"]
+        for pair in combinations(rule["categories"], 2):
+            admitted = frozenset.intersection(*(sets[c] for c in pair))
+            assert admitted > positives, (rule["id"], pair)
+
+
+def test_rules_with_a_facet_name_one_narrow_kind_before_which_the_facets_stand() -> None:
+    """A rule with a description facet has exactly one kind, no broader than a fifth of the items, and
+    reads as adjectives before that kind's plural ("items that are small sweet-tasting solid food")."""
+    facets = facet_ids()
+    labels = {category["id"]: category["label"] for category in categories()}
+    plurals = {category["id"]: category["plural"] for category in categories()}
+    sizes = {category["id"]: category["size"] for category in categories()}
+    with_facets = [rule for rule in rules() if rule["level"] > 1 and set(rule["categories"]) & facets]
+    assert with_facets
+    for rule in with_facets:
+        [kind] = [c for c in rule["categories"] if c not in facets]
+        assert sizes[kind] <= 0.2 * len(items()), rule["id"]
+        assert rule["statement"].endswith(f" {plurals[kind]}"), rule["id"]
+        for facet in set(rule["categories"]) & facets:
+            assert f" {labels[facet]} " in rule["statement"], (rule["id"], facet)
+
+
+def test_level_three_needs_the_facets() -> None:
+    """WordNet's hypernym tree alone gives no level-3 rule: every L3 rule has at least one facet."""
+    assert all(set(rule["categories"]) & facet_ids() for rule in rules() if rule["level"] == 3)

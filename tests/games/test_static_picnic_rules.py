@@ -15,7 +15,7 @@ from playeval.guess_rule import JUDGE, PLAYER
 game = StaticPicnic()
 
 
-@pytest.mark.parametrize("level", [1, 2])
+@pytest.mark.parametrize("level", [1, 2, 3])
 def test_a_match_draws_a_rule_and_an_order_of_its_items(level: int) -> None:
     for seed in range(30):
         spec = game.new_spec(level, seed, random.Random(seed))
@@ -57,14 +57,18 @@ def test_the_check_is_scored_and_the_rule_revealed_only_at_the_end() -> None:
     assert check.role == JUDGE and check.data["reason"] == "too broad."
 
 
-def test_level_three_has_no_rules_yet_and_is_refused() -> None:
-    assert [level.level for level in game.levels] == [1, 2]
-    with pytest.raises(ConfigError, match="levels 1 and 2"):
-        game.new_spec(3, 1, random.Random(1))
+def test_levels_one_to_three_are_offered_and_others_refused() -> None:
+    assert [level.level for level in game.levels] == [1, 2, 3]
+    spec = game.new_spec(3, 1, random.Random(1))
+    assert spec.level == 3 and spec.setup["rule"].startswith("L3:")
+    assert len(spec.setup["rule"].removeprefix("L3:").split("+")) == 3
+    with pytest.raises(ConfigError, match="levels 1, 2, 3, not 4"):
+        game.new_spec(4, 1, random.Random(1))
 
 
-async def test_a_scripted_match_is_won_in_three_turns() -> None:
-    spec = game.new_spec(1, 8, random.Random(8))
+@pytest.mark.parametrize("level", [1, 3])
+async def test_a_scripted_match_is_won_in_three_turns(level: int) -> None:
+    spec = game.new_spec(level, 8, random.Random(8))
     recorder = MemoryRecorder()
     match_id = recorder.create_match(spec=spec, seats=[SeatAssignment(seat=PLAYER, player_kind="scripted")],
                                      roles=[RoleAssignment(role=JUDGE, player_kind="scripted")])

@@ -1,7 +1,7 @@
 """Static Picnic judge's calibration set: labelled rule/guess pairs made from the shipped data. Right guesses state
 the rule's category in other words (its plural label, 'any kind of ...'); wrong ones are near misses (a narrower or
-a broader category of the data, or one of a level-2 rule's two categories alone) or vague ('things people like').
-Half are right."""
+a broader category of the data, one of a level-2 rule's two categories alone, or a level-3 rule with one of its
+three categories left out) or vague ('things people like'). Half are right."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ _VAGUE = ("things people like to have around", "useful things", "things you can 
 
 @cache
 def _categories() -> tuple[dict[str, str], dict[str, frozenset[str]]]:
-    """Each category's plural label, and its items."""
+    """Each category's plural label (a description facet's adjective, such as "small"), and its items."""
     raw = json.loads(files("playeval.games.static_picnic").joinpath("data/items.json").read_text("utf-8"))
     plurals = {category["id"]: str(category["plural"]) for category in raw["categories"]}
     members: dict[str, set[str]] = {}
@@ -34,8 +34,16 @@ def _near_miss(positives: frozenset[str], members: dict[str, frozenset[str]]) ->
     return min(close, key=lambda tag: (abs(len(members[tag]) - len(positives)), tag)) if close else None
 
 
+@cache
+def _facets() -> frozenset[str]:
+    """The ids of the description facets (size, taste, colour, habitat, origin)."""
+    raw = json.loads(files("playeval.games.static_picnic").joinpath("data/items.json").read_text("utf-8"))
+    return frozenset(category["id"] for category in raw["categories"] if category.get("facet"))
+
+
 def judge_cases() -> tuple[JudgeCase, ...]:
-    """Four guesses for each of 16 level-1 rules with a near miss in the data and for 4 level-2 rules."""
+    """Four guesses for each of 16 level-1 rules with a near miss in the data, for 4 level-2 rules and for 4
+    level-3 rules."""
     plurals, members = _categories()
     found: list[JudgeCase] = []
     level_one = [rule for rule in load_rules() if rule.level == 1]
@@ -61,4 +69,18 @@ def judge_cases() -> tuple[JudgeCase, ...]:
             found.append(JudgeCase(id=f"static-L2-{number}-{index}", context={"statement": rule.statement,
                                                                              "seen": seen},
                                    answer=guess, correct=correct, kind=kind))
+    for number, rule in enumerate([rule for rule in load_rules() if rule.level == 3][::7][:4]):
+        ids = rule.id.removeprefix("L3:").split("+")
+        facets = [plurals[tag] for tag in ids if tag in _facets()]
+        [kind] = [tag for tag in ids if tag not in _facets()]
+        if len(facets) != 2:
+            raise ValueError(f"level-3 rule {rule.id} should name one kind and two descriptions")
+        seen = f"May come: {', '.join(rule.positives[:3])}"
+        for index, (guess, correct, kind_of_case) in enumerate((
+                (f"{plurals[kind]} that are both {facets[0]} and {facets[1]}", True, "paraphrase"),
+                (rule.statement, True, "exact"), (f"{facets[0]} {plurals[kind]}", False, "near miss"),
+                (f"{facets[1]} {plurals[kind]}", False, "near miss"))):
+            found.append(JudgeCase(id=f"static-L3-{number}-{index}", context={"statement": rule.statement,
+                                                                             "seen": seen},
+                                   answer=guess, correct=correct, kind=kind_of_case))
     return tuple(found)

@@ -1,6 +1,7 @@
 """GuessTheRuleBench's Static Picnic on playeval's core: find the kind of item a concealed rule admits.
 
-Rules and items are the shipped data (WordNet categories: one at L1, two at once at L2). A match draws one rule
+Rules and items are the shipped data (WordNet categories and description facets: one at L1, two at once at L2,
+three at once at L3, such as "small sweet-tasting solid food"). A match draws one rule
 of its level and, from the match's seed, the order in which its items are shown: each example unit is one item
 that may come and one that may not. Up to five items of each kind are kept apart for the rule-application check
 (balanced yes and no). The flow is the shared ``playeval.guess_rule.GuessRuleGame``.
@@ -35,6 +36,7 @@ class StaticPicnic(ListedRuleGame):
     levels: ClassVar[tuple[LevelInfo, ...]] = (
         LevelInfo(level=1, description="items of one category"),
         LevelInfo(level=2, description="items in both of two categories"),
+        LevelInfo(level=3, description="items in all of three categories (a kind and two descriptions)"),
     )
     options: ClassVar[tuple[GameOption, ...]] = GuessRuleGame.turn_options(2, MAX_UNITS)
     presentation: ClassVar[Presentation] = Presentation(
@@ -51,9 +53,10 @@ class StaticPicnic(ListedRuleGame):
 
     def new_spec(self, level: int, seed: int, rng: random.Random, *, inputs: Mapping[str, str] | None = None,
                  secret_set: str | None = None, options: Mapping[str, Scalar] | None = None) -> MatchSpec:
-        rules = rules_of_level(level) if level in (1, 2) else ()
+        known = [info.level for info in self.levels]
+        rules = rules_of_level(level) if level in known else ()
         if not rules:
-            raise ConfigError(f"static_picnic has levels 1 and 2, not {level}")
+            raise ConfigError(f"static_picnic has levels {', '.join(map(str, known))}, not {level}")
         params = self.turn_params(inputs, secret_set, options)
         variant = rng.randrange(len(prompts.PLAYER_VARIANTS))
         rule = rng.choice(rules)
