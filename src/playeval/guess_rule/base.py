@@ -10,6 +10,18 @@ after every example was shown is refused (the examples ran out). The rule is rev
 A game derives from :class:`GuessRuleGame` and gives what is its own: the rule (``rule_of``), how many example
 units there are and how a range of them reads, the held-out items with their answers, the texts, and the judge's
 wording. The state machine, the parsing, the outcome and the transcript are here, once.
+
+**The rule-writing phase.** A match whose rule is written during play (``writes_rule(spec)``: by default when the
+game's ``rules`` option is ``generated``) starts without a rule (``GuessState.rule`` is ``None``, no turn taken)
+and with this phase, which the player never sees: the ``game_master`` role writes a draft (``draft_ask``,
+``read_draft``); the checker role (``rule_checker``, by default ``code_executor``: the sandbox as a role, see
+``guess_rule.writing``) accepts it or rejects it with a reason (``check_ask``, its verdict read by
+``writing.read_verdict``); an accepted draft becomes the rule (``written_rule``, which may still refuse a verdict
+that does not hold together) and turn 1 begins; a rejected one goes back to the game master with the reason. After
+``rule_tries`` rejections the match is aborted (no seat is to blame); a game master whose reply cannot be read is
+re-asked by the engine and, out of re-asks, aborts the match too. A game without a checker
+(``rule_checker = None``) builds the rule from the draft at once, ``written_rule`` refusing a bad one. Every
+reply is recorded, so folding the match replays the phase without running anything.
 """
 
 from __future__ import annotations
@@ -27,12 +39,15 @@ from playeval.core.info import Disclosure, GameOption, RoleInfo, Scalar
 from playeval.core.match import Action, MatchSpec, Outcome, SeatResult
 from playeval.core.messages import Message, assistant, system, user
 from playeval.core.panel import Panel, PanelList
+from playeval.guess_rule.writing import CODE_EXECUTOR, GAME_MASTER, GENERATED, Draft, code_check_ask, read_verdict
 
 PLAYER = "player"
 JUDGE = "judge"
 SKIP = "skip"
 """The reply that skips the rule-application check (a person may; a model's grammar does not allow it)."""
 MAX_GUESS_CHARS = 300
+CONCEALED = "The concealed rule: "
+"""How the judge's ask states the rule (its first line)."""
 
 MOVE_FORMAT = ("Reply with exactly one line: 'MORE: <n>' to see more examples, or 'GUESS: <the rule in words, as "
                "precisely as you can>'.")
@@ -60,7 +75,7 @@ _VERDICT = re.compile(r"verdict\s*:\s*\**\s*(yes|no)\b", re.IGNORECASE)
 _REASON = re.compile(r"reason\s*:\s*(.+)", re.IGNORECASE)
 _LINE = re.compile(r"^\s*(\d{1,2})\s*[.):]\s*(\S.*?)\s*$")
 
-Phase = Literal["move", "apply", "judge"]
+Phase = Literal["write", "check", "move", "apply", "judge"]
 
 
 def numbered_grammar(count: int, answer: str) -> str:
@@ -98,10 +113,13 @@ class Guess:
 class GuessState:
     spec: MatchSpec
     rule: Any
+    """``None`` while the rule-writing phase lasts."""
     total: int
     shown: int
     turns: int = 1
     history: tuple[More | Guess, ...] = ()
+    drafts: tuple[Draft, ...] = ()
+    """The rule-writing phase's drafts, in order (empty when the rule came with the spec)."""
 
     @property
     def limit(self) -> int:
@@ -111,7 +129,14 @@ class GuessState:
     def guesses(self) -> tuple[Guess, ...]:
         return tuple(move for move in self.history if isinstance(move, Guess))
 
+    @property
+    def rejected(self) -> int:
+        """Drafts of the rule-writing phase the checker rejected."""
+        return sum(1 for draft in self.drafts if draft.verdict == "rejected")
+
     def phase(self) -> Phase:
+        if self.rule is None:
+            return "check" if self.drafts and self.drafts[-1].verdict is None else "write"
         last = self.history[-1] if self.history else None
         if not isinstance(last, Guess) or last.verdict is not None:
             return "move"
@@ -139,6 +164,16 @@ class GuessRuleGame(GameBase):
     apply_answer: ClassVar[str]
     """The GBNF expression of one held-out answer."""
     example_unit: ClassVar[str] = "examples"
+    rule_tries: ClassVar[int] = 3
+    """Drafts the checker may reject before a match with a rule-writing phase is aborted."""
+    rule_checker: ClassVar[str | None] = CODE_EXECUTOR
+    """The role that rules on a draft, or ``None`` when ``written_rule`` decides alone."""
+
+    @staticmethod
+    def rules_option(offline: str, description: str) -> GameOption:
+        """The ``rules`` option: ``offline`` (the default, no model needed) or ``generated`` (a rule-writing
+        phase: the ``game_master`` role writes the rule during the match)."""
+        return GameOption(name="rules", description=description, default=offline, choices=(offline, GENERATED))
 
     @staticmethod
     def turn_options(init: int, maximum: int) -> tuple[GameOption, ...]:
@@ -154,8 +189,11 @@ class GuessRuleGame(GameBase):
         if inputs or secret_set is not None:
             raise ConfigError(f"{self.id} takes no inputs and has no named sets")
         chosen = dict(options or {})
-        return {option.name: int(chosen.get(option.name, option.default)) for option in self.options
-                if option.name in ("num_init_examples", "max_turns")}
+        params: dict[str, Scalar] = {option.name: int(chosen.get(option.name, option.default))
+                                     for option in self.options if option.name in ("num_init_examples", "max_turns")}
+        params.update({option.name: str(chosen.get(option.name, option.default)) for option in self.options
+                       if option.name == "rules"})
+        return params
 
     # -- hooks --------------------------------------------------------------------------------------------------
 
@@ -179,6 +217,33 @@ class GuessRuleGame(GameBase):
     def statement(self, rule: Any) -> str:
         """The rule in words, as the judge is told it and as it is revealed."""
 
+    # -- hooks of the rule-writing phase (see the module's note) ------------------------------------------------
+
+    def writes_rule(self, spec: MatchSpec) -> bool:
+        """Whether the match starts with the rule-writing phase (default: its ``rules`` param is ``generated``)."""
+        return spec.params.get("rules") == GENERATED
+
+    def draft_ask(self, state: GuessState) -> Ask:
+        """The ``game_master``'s ask for a draft, with the rejected drafts and their reasons."""
+        raise NotImplementedError(f"{self.id} has no rule-writing phase")
+
+    def read_draft(self, state: GuessState, ask: Ask, text: str) -> dict[str, Any]:
+        """A draft read as data (stored in the action); raises ``FormatError`` when it cannot be read."""
+        raise NotImplementedError(f"{self.id} has no rule-writing phase")
+
+    def check_ask(self, state: GuessState) -> Ask:
+        """The checker's ask about the last draft (default: ``writing.code_check_ask``)."""
+        return code_check_ask(state.drafts[-1])
+
+    def written_rule(self, state: GuessState, draft: Draft, verdict: Mapping[str, Any] | None) -> Any:
+        """The rule an accepted draft makes, from the draft and the checker's verdict (``None`` without a checker);
+        raises ``RuleViolation`` when they do not make a rule."""
+        raise NotImplementedError(f"{self.id} has no rule-writing phase")
+
+    def rule_code(self, rule: Any) -> str | None:
+        """The rule as code, revealed at the end beside its statement (default: none)."""
+        return None
+
     def example_data(self, rule: Any, start: int, stop: int) -> dict[str, Any]:
         """Units ``start`` to ``stop`` as data, for the library API (default: as the player reads them)."""
         return {"text": self.examples(rule, start, stop)}
@@ -196,23 +261,36 @@ class GuessRuleGame(GameBase):
 
     def panel(self, state: GuessState, viewer: str | None) -> Panel:
         """Examples as lists, counters, the clock and, for the player, forms for its moves
-        (``guess_rule.panel``)."""
+        (``guess_rule.panel``); nothing while the rule is being written."""
         from playeval.guess_rule.panel import guess_panel
 
-        return guess_panel(self, state, viewer)
+        return Panel() if state.rule is None else guess_panel(self, state, viewer)
 
     # -- the template -------------------------------------------------------------------------------------------
 
     def initial_state(self, spec: MatchSpec) -> GuessState:
-        rule = self.rule_of(spec)
+        if self.writes_rule(spec):
+            return GuessState(spec=spec, rule=None, total=0, shown=0, turns=0)
+        return self._with_rule(GuessState(spec=spec, rule=None, total=0, shown=0, turns=0), self.rule_of(spec))
+
+    def _with_rule(self, state: GuessState, rule: Any) -> GuessState:
+        """The state at turn 1 of ``rule``: its first examples shown."""
         total = self.example_total(rule)
-        shown = min(int(spec.params["num_init_examples"]), total)
-        return GuessState(spec=spec, rule=rule, total=total, shown=shown)
+        shown = min(int(state.spec.params["num_init_examples"]), total)
+        return replace(state, rule=rule, total=total, shown=shown, turns=1)
 
     def disclosures(self, spec: MatchSpec, state: Any = None) -> Sequence[Disclosure]:
-        rule = state.rule if isinstance(state, GuessState) else self.rule_of(spec)
-        return (Disclosure(key="rule", value=self.statement(rule), label="The rule",
-                           revealed_label="The rule"),)
+        if isinstance(state, GuessState):
+            rule = state.rule
+        else:
+            rule = None if self.writes_rule(spec) else self.rule_of(spec)
+        if rule is None:
+            return ()
+        found = [Disclosure(key="rule", value=self.statement(rule), label="The rule", revealed_label="The rule")]
+        code = self.rule_code(rule)
+        if code is not None:
+            found.append(Disclosure(key="code", value=code, label="The rule's code", revealed_label="The rule's code"))
+        return tuple(found)
 
     def conversation(self, state: GuessState) -> tuple[Message, ...]:
         """The player's conversation: its system prompt and the first examples, then each move and its answer."""
@@ -233,6 +311,10 @@ class GuessRuleGame(GameBase):
 
     def next_asks(self, state: GuessState) -> tuple[Ask, ...]:
         phase = state.phase()
+        if phase == "write":
+            return (self.draft_ask(state),)
+        if phase == "check":
+            return (self.check_ask(state),)
         if phase == "judge":
             return (self._judge_ask(state),)
         conversation = self.conversation(state)
@@ -261,7 +343,7 @@ class GuessRuleGame(GameBase):
     def judge_ask(self, statement: str, seen: str, guess: str) -> Ask:
         """The judge's ask: the rule, what the player saw, the guess (the same words in a match and in
         calibration)."""
-        user_text = f"The concealed rule: {statement}\nWhat the player saw:\n{seen}\nThe player's guess: {guess}"
+        user_text = f"{CONCEALED}{statement}\nWhat the player saw:\n{seen}\nThe player's guess: {guess}"
         return Ask(role=JUDGE, kind="verdict", display=f"Guess: {guess}", instructions="Verdict: yes or no",
                    messages=(system(f"{self.judge_system}\n\n{JUDGE_FORMAT}"), user(user_text)),
                    constraint=OutputConstraint(grammar=JUDGE_GRAMMAR), max_tokens=80)
@@ -277,6 +359,12 @@ class GuessRuleGame(GameBase):
 
     def parse(self, state: GuessState, ask: Ask, text: str) -> Action:
         line = text.strip()
+        if ask.role == GAME_MASTER:
+            return Action(role=GAME_MASTER, kind="draft", text=line, data=self.read_draft(state, ask, line))
+        if ask.role is not None and ask.role == self.rule_checker:
+            verdict = read_verdict(line)
+            return Action(role=ask.role, kind="check", text="accepted" if verdict["accepted"] else "rejected",
+                          data=verdict)
         if ask.role == JUDGE:
             verdict = _VERDICT.search(line)
             if verdict is None:
@@ -314,6 +402,10 @@ class GuessRuleGame(GameBase):
         if self.outcome(state) is not None:
             raise RuleViolation("the game is over.")
         phase = state.phase()
+        if action.role is not None and action.role in (GAME_MASTER, self.rule_checker):
+            return self._apply_writing(state, phase, action)
+        if phase in ("write", "check"):
+            raise RuleViolation("the rule is still being written.")
         if action.role == JUDGE:
             if phase != "judge" or action.text not in ("yes", "no"):
                 raise RuleViolation("there is no guess to judge.")
@@ -339,8 +431,30 @@ class GuessRuleGame(GameBase):
             return replace(state, history=(*state.history, guess), turns=state.turns + 1)
         raise RuleViolation(f"the player cannot {action.kind}.")
 
+    def _apply_writing(self, state: GuessState, phase: Phase, action: Action) -> GuessState:
+        """A move of the rule-writing phase: a draft, or the checker's verdict on the last one."""
+        if action.role == GAME_MASTER:
+            if phase != "write":
+                raise RuleViolation("no rule is to be written now.")
+            draft = Draft(text=action.text, data=dict(action.data))
+            if self.rule_checker is None:
+                return self._with_rule(replace(state, drafts=(*state.drafts, replace(draft, verdict="accepted"))),
+                                       self.written_rule(state, draft, None))
+            return replace(state, drafts=(*state.drafts, draft))
+        if phase != "check":
+            raise RuleViolation("there is no draft to rule on.")
+        draft = state.drafts[-1]
+        if action.text == "accepted":
+            rule = self.written_rule(state, draft, action.data)
+            return self._with_rule(replace(state, drafts=(*state.drafts[:-1], replace(draft, verdict="accepted"))),
+                                   rule)
+        rejected = replace(draft, verdict="rejected", reason=str(action.data.get("message", "")))
+        return replace(state, drafts=(*state.drafts[:-1], rejected))
+
     def accuracy(self, state: GuessState) -> float | None:
         """The share of held-out items the last applied rule got right (``None`` before any)."""
+        if state.rule is None:
+            return None
         expected = [self.normalize_answer(item.answer) for item in self.held_out(state.rule)]
         applied = [guess.applied for guess in state.guesses if guess.applied]
         if not applied or not expected:
@@ -348,6 +462,10 @@ class GuessRuleGame(GameBase):
         return sum(1 for got, want in zip(applied[-1], expected, strict=False) if got == want) / len(expected)
 
     def outcome(self, state: GuessState) -> Outcome | None:
+        if state.rule is None and state.rejected >= self.rule_tries:
+            last = state.drafts[-1].reason
+            return Outcome(status="aborted", rounds=0, reason=f"the game master wrote no rule the checks accept in "
+                                                              f"{state.rejected} tries; last: {last}")
         if state.phase() != "move":
             return None
         guesses = state.guesses
@@ -367,6 +485,8 @@ class GuessRuleGame(GameBase):
         return state.turns
 
     def transcript(self, state: GuessState) -> Sequence[tuple[str, str]]:
+        if state.rule is None:
+            return []  # the rule-writing phase is not the player's to read
         shown = min(int(state.spec.params["num_init_examples"]), state.total)
         lines: list[tuple[str, str]] = [("game", self.examples(state.rule, 0, shown))]
         items = self.held_out(state.rule)
@@ -397,6 +517,8 @@ class ListedRound:
     positives: tuple[str, ...]
     negatives: tuple[str, ...]
     held_out: tuple[tuple[str, str], ...]
+    code: str | None = None
+    """The rule's code, when it was written during the match (revealed at the end)."""
 
     def to_setup(self, rule_id: str) -> dict[str, object]:
         return {"rule": rule_id, "statement": self.statement, "positives": list(self.positives),
@@ -436,3 +558,6 @@ class ListedRuleGame(GuessRuleGame):
 
     def statement(self, rule: ListedRound) -> str:
         return rule.statement
+
+    def rule_code(self, rule: ListedRound) -> str | None:
+        return rule.code

@@ -1,5 +1,6 @@
 """Scripted players of the guess-the-rule games, for tests and ``--opponent scripted``: a solver that knows the
-rule's statement and the check's answers, and a judge that accepts only the rule's own words."""
+rule's statement and the check's answers, and a judge that accepts only the rule's own words (given, or read from
+its ask when the rule was written during the match)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from collections.abc import Sequence
 
 from playeval.core.ask import Ask, Reply
 from playeval.core.normalize import normalize_name
-from playeval.guess_rule.base import HeldOut
+from playeval.guess_rule.base import CONCEALED, HeldOut
 
 
 class StatementSolver:
@@ -31,16 +32,21 @@ class StatementSolver:
 
 
 class StatementJudge:
-    """Says yes exactly when the guess, normalised, is the rule's statement."""
+    """Says yes exactly when the guess, normalised, is the rule's statement: ``statement``, or (``None``) the
+    rule the judge's ask states."""
 
     kind = "scripted"
     model: str | None = None
     max_retries = 0
 
-    def __init__(self, statement: str) -> None:
+    def __init__(self, statement: str | None) -> None:
         self._statement = statement
 
     async def act(self, ask: Ask) -> Reply:
         guess = re.sub(r"^Guess:\s*", "", ask.display)
-        same = normalize_name(guess) == normalize_name(self._statement)
+        statement = self._statement
+        if statement is None:
+            stated = (m.content for m in ask.messages if m.role == "user" and m.content.startswith(CONCEALED))
+            statement = next(stated, CONCEALED).splitlines()[0].removeprefix(CONCEALED)
+        same = normalize_name(guess) == normalize_name(statement)
         return Reply(text=f"Verdict: {'yes' if same else 'no'}\nReason: compared with the rule's own words.")
