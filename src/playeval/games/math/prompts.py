@@ -23,3 +23,25 @@ JUDGE_SYSTEM = ("You check guesses in a number-sequence game. You know the hidde
                 "saw. A guess is right when it describes the same operations with the same numbers (in any words, "
                 "or as a formula); a guess that leaves out a number, gets one wrong, or misses that odd and even "
                 "positions differ is wrong.")
+
+GAME_MASTER_SYSTEM = ("You are the game master of a number-sequence game. You invent a hidden rule that computes each "
+                      "value of a sequence from the value before it and its index, and you write it as a Python "
+                      "function. Players will try to work the rule out from the values, so it must be exact. Plain "
+                      "Python only: no imports other than math, no classes, no names starting with an underscore.")
+
+LEVEL_KINDS: dict[int, str] = {
+    1: ("one operation with a positive whole number, the same at every step: add it, subtract it, multiply by it "
+        "or divide by it (a division must always come out even); the index is not used"),
+    2: ("one step that multiplies or divides by a negative whole number (so the sign flips at every step), "
+        "possibly followed by adding or subtracting a number; the same at every step, the index is not used"),
+    3: ("one operation when the index is even and a different operation when the index is odd (for instance "
+        "multiply by 2 at even indices and add 3 at odd ones); nothing else about the index matters"),
+}
+
+GAME_MASTER_REQUEST = ("Invent a new rule of this kind: {kind}.\nThe function generate_next(current_value, index) "
+                       "returns the value after current_value, which stands at position index (the start value is at "
+                       "index 0). From your start value the first {length} values must all be whole numbers, none "
+                       "larger than {limit} in size, and no value may equal the one before it.\n\nReply in exactly "
+                       "this format: a line 'RULE: <the rule in words>', a line 'START: <the start value, a whole "
+                       "number>', then the function in a ```python block:\nRULE: each value is ...\nSTART: 3\n"
+                       "```python\ndef generate_next(current_value, index):\n    return ...\n```")

@@ -1,8 +1,15 @@
 """GuessTheRuleBench's Math Game on playeval's core: find the hidden next-value rule of a number sequence.
 
 The flow (turns, requests, guesses, the rule-application check, the judge, the end) is the shared
-``playeval.guess_rule.GuessRuleGame``; here are the rules (``sequences``), how the values read, the held-out
-values the player predicts after a guess (next values from another start of the same sequence) and the texts.
+``playeval.guess_rule.GuessRuleGame``; here are the rules, how the values read, the held-out values the player
+predicts after a guess (next values from another start of the same sequence) and the texts.
+
+The ``rules`` option says where the rule comes from: ``procedural`` (the default: drawn from the match's seed,
+``sequences``, offline and unlimited) or ``generated``: the match starts with the template's rule-writing phase,
+in which the ``game_master`` role writes ``generate_next(current_value, index)`` with a start value and the
+``code_executor`` role runs it in the sandbox and accepts it or says why not (``written``); three rejections
+abort the match. With ``--role game_master=scripted`` the game master writes the procedural rule of the match's
+seed as code, an offline check of the whole path.
 """
 
 from __future__ import annotations
@@ -11,15 +18,52 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
+from playeval.core.ask import Ask, Reply
 from playeval.core.errors import ConfigError
 from playeval.core.game import JudgeCase
-from playeval.core.info import GameOption, LevelInfo, Presentation, Scalar, SeatInfo
+from playeval.core.info import GameOption, LevelInfo, Presentation, RoleInfo, Scalar, SeatInfo
 from playeval.core.match import MatchSpec
+from playeval.core.rng import derive_seed
 from playeval.games.math import prompts
 from playeval.games.math.calibration import judge_cases
-from playeval.games.math.sequences import SEQUENCE_LENGTH, MathRule, draw_rule, held_out
-from playeval.guess_rule import JUDGE, PLAYER, GuessRuleGame, HeldOut
+from playeval.games.math.sequences import MAX_ABS, SEQUENCE_LENGTH, MathRule, draw_rule, held_out
+from playeval.games.math.written import (
+    HEADER,
+    WrittenSequence,
+    WrittenSequenceCheck,
+    accepted_sequence,
+    read_math_draft,
+)
+from playeval.guess_rule import JUDGE, PLAYER, GuessRuleGame, GuessState, HeldOut
 from playeval.guess_rule.baselines import StatementJudge, StatementSolver
+from playeval.guess_rule.writing import (
+    CODE_EXECUTOR,
+    GAME_MASTER,
+    WRITING_ROLES,
+    CodeExecutor,
+    Draft,
+    code_draft_ask,
+    code_grammar,
+)
+
+PROCEDURAL = "procedural"
+SequenceRule = MathRule | WrittenSequence
+"""A match's rule: drawn (``MathRule``) or written by the game master (``WrittenSequence``)."""
+START_GRAMMAR = '"-"? [1-9] [0-9]{0,5}'
+
+
+class ProceduralGameMaster:
+    """The scripted ``game_master``: writes the procedural rule of the match's seed as ``generate_next``."""
+
+    kind = "scripted"
+    model: str | None = None
+    max_retries = 0
+
+    def __init__(self, rule: MathRule) -> None:
+        self._reply = f"RULE: {rule.describe()}\nSTART: {rule.start}\n```python\n{rule.code()}\n```"
+
+    async def act(self, ask: Ask) -> Reply:
+        return Reply(text=self._reply)
 
 
 class MathGame(GuessRuleGame):
@@ -33,7 +77,15 @@ class MathGame(GuessRuleGame):
         LevelInfo(level=2, description="one multiplication or division by a negative number: the sign jumps"),
         LevelInfo(level=3, description="one operation at even positions and another at odd ones"),
     )
-    options: ClassVar[tuple[GameOption, ...]] = GuessRuleGame.turn_options(2, SEQUENCE_LENGTH)
+    roles: ClassVar[tuple[RoleInfo, ...]] = (
+        *GuessRuleGame.roles,
+        *WRITING_ROLES,
+    )
+    options: ClassVar[tuple[GameOption, ...]] = (
+        *GuessRuleGame.turn_options(2, SEQUENCE_LENGTH),
+        GuessRuleGame.rules_option(PROCEDURAL, "where the rule comes from: drawn from the seed, or written by the "
+                                               "game_master role and checked in the sandbox"),
+    )
     presentation: ClassVar[Presentation] = Presentation(
         name="Math Game", tagline="Find the rule behind a number sequence.",
         pitch=("A hidden rule turns each number into the next. Ask for more numbers or name the rule; every "
@@ -53,6 +105,9 @@ class MathGame(GuessRuleGame):
         if level not in (1, 2, 3):
             raise ConfigError(f"math has levels 1, 2 and 3, not {level}")
         params = self.turn_params(inputs, secret_set, options)
+        if params.get("rules") != PROCEDURAL:  # the rule is written during the match
+            return MatchSpec(game=self.id, level=level, seed=seed, params=params,
+                             variants={PLAYER: rng.randrange(len(prompts.PLAYER_VARIANTS))})
         rule = draw_rule(level, rng)
         return MatchSpec(game=self.id, level=level, seed=seed, setup={"rule": rule.to_setup()},
                          variants={PLAYER: rng.randrange(len(prompts.PLAYER_VARIANTS))},
@@ -64,23 +119,43 @@ class MathGame(GuessRuleGame):
             raise ConfigError("the match's rule does not give a valid sequence")
         return rule
 
-    def example_total(self, rule: MathRule) -> int:
+    # -- the rule-writing phase -----------------------------------------------------------------------------------
+
+    def draft_ask(self, state: GuessState) -> Ask:
+        request = prompts.GAME_MASTER_REQUEST.format(kind=prompts.LEVEL_KINDS[state.spec.level],
+                                                     length=SEQUENCE_LENGTH, limit=f"{MAX_ABS:,}")
+        return code_draft_ask(prompts.GAME_MASTER_SYSTEM, request, state.drafts,
+                              code_grammar(HEADER, (("START", START_GRAMMAR),)))
+
+    def read_draft(self, state: GuessState, ask: Ask, text: str) -> dict[str, Any]:
+        return read_math_draft(text)
+
+    def written_rule(self, state: GuessState, draft: Draft, verdict: Mapping[str, Any] | None) -> WrittenSequence:
+        return accepted_sequence(draft.data, verdict or {})
+
+    def rule_code(self, rule: SequenceRule) -> str | None:
+        return rule.code if isinstance(rule, WrittenSequence) else None
+
+    # -- the rule's reading ---------------------------------------------------------------------------------------
+
+    def example_total(self, rule: SequenceRule) -> int:
         return SEQUENCE_LENGTH
 
-    def examples(self, rule: MathRule, start: int, stop: int) -> str:
+    def examples(self, rule: SequenceRule, start: int, stop: int) -> str:
         values = rule.sequence() or []
         listed = "\n".join(f"position {index}: {values[index]}" for index in range(start, stop))
         return f"Values of the sequence:\n{listed}"
 
-    def example_data(self, rule: MathRule, start: int, stop: int) -> dict[str, Any]:
+    def example_data(self, rule: SequenceRule, start: int, stop: int) -> dict[str, Any]:
         values = rule.sequence() or []
         return {"values": [[index, values[index]] for index in range(start, stop)]}
 
-    def held_out(self, rule: MathRule) -> Sequence[HeldOut]:
+    def held_out(self, rule: SequenceRule) -> Sequence[HeldOut]:
+        triples = rule.held if isinstance(rule, WrittenSequence) else held_out(rule) or []
         return tuple(HeldOut(prompt=f"position {index}: {value}", answer=str(following))
-                     for value, index, following in held_out(rule) or [])
+                     for value, index, following in triples)
 
-    def statement(self, rule: MathRule) -> str:
+    def statement(self, rule: SequenceRule) -> str:
         return rule.describe()
 
     def normalize_answer(self, text: str) -> str:
@@ -93,7 +168,16 @@ class MathGame(GuessRuleGame):
         return judge_cases()
 
     def scripted_player(self, party: str, spec: MatchSpec) -> Any:
-        rule = self.rule_of(spec)
+        if party == CODE_EXECUTOR:
+            return CodeExecutor(WrittenSequenceCheck(spec.level))
+        if party == GAME_MASTER:
+            return ProceduralGameMaster(draw_rule(spec.level, random.Random(derive_seed(spec.seed, self.id,
+                                                                                        "scripted game master"))))
+        written = self.writes_rule(spec)
         if party == JUDGE:
-            return StatementJudge(rule.describe())
+            return StatementJudge(None if written else self.rule_of(spec).describe())
+        if written:
+            raise ConfigError("math: with rules=generated no scripted player knows the rule; seat a model or a "
+                              "person")
+        rule = self.rule_of(spec)
         return StatementSolver(rule.describe(), self.held_out(rule), more=2)

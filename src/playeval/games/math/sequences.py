@@ -15,6 +15,7 @@ out even). The rule is data (``Step``s), so the game stays pure: no code is run 
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -30,6 +31,27 @@ HELD_OUT = 10
 MAX_DRAWS = 200
 
 _WORDS: dict[Op, str] = {"add": "add", "sub": "subtract", "mul": "multiply by", "div": "divide by"}
+
+
+Problem = Literal["non_integer", "overflow", "constant"]
+
+
+def sequence_problem(values: Sequence[object], length: int) -> tuple[Problem, str] | None:
+    """Why ``values`` (as a rule made them, from the start value on) are not a valid sequence of ``length``
+    values: a value that is not a whole number, one beyond ``MAX_ABS``, one that repeats its predecessor, or fewer
+    than four different values; ``None`` when they are valid."""
+    for index, value in enumerate(values):
+        if isinstance(value, bool) or not isinstance(value, int):
+            return "non_integer", f"value {index} of the sequence is {value!r}, not a whole number"
+        if abs(value) > MAX_ABS:
+            return "overflow", f"value {index} of the sequence, {value}, is beyond {MAX_ABS:.0e} in size"
+        if index and value == values[index - 1]:
+            return "constant", f"value {index} of the sequence repeats the one before it ({value})"
+    if len(values) < length:
+        return "constant", f"the rule gave {len(values)} values, not {length}"
+    if len(set(values)) < min(length, 4):
+        return "constant", "the sequence keeps repeating the same few values"
+    return None
 
 
 @dataclass(frozen=True)
@@ -76,12 +98,12 @@ class MathRule:
         values = [self.start]
         while len(values) < length:
             following = self.next_value(values[-1], len(values) - 1)
-            if following is None or abs(following) > MAX_ABS or following == values[-1]:
+            if following is None:
                 return None
             values.append(following)
-        if len(set(values)) < min(length, 4):
-            return None
-        return values
+            if abs(following) > MAX_ABS:
+                break
+        return None if sequence_problem(values, length) else values
 
     def describe(self) -> str:
         """The rule in words, as the judge is told it."""
