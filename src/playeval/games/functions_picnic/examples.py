@@ -12,6 +12,8 @@ import random
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 
+from playeval.guess_rule import ListedRound
+
 
 @dataclass(frozen=True)
 class ExampleDraw:
@@ -86,3 +88,14 @@ def draw_held_out(
     drawn += [HeldOutWord(word, False) for word in rng.sample(negatives, false_count)]
     rng.shuffle(drawn)
     return tuple(drawn)
+
+
+def listed_round(statement: str, truth: Mapping[str, bool], rng: random.Random, *, held: int, units: int,
+                 code: str | None = None) -> ListedRound:
+    """A match's round of a rule: ``held`` balanced held-out words, then up to ``units`` example units (a word
+    that passes and one that fails), none of them held out, all drawn from ``rng`` in that order."""
+    kept = draw_held_out(truth, (), held, rng)
+    shown = draw_examples(truth, {word.word for word in kept}, units, rng)
+    count = min(len(shown.positives), len(shown.negatives))
+    return ListedRound(statement=statement, positives=shown.positives[:count], negatives=shown.negatives[:count],
+                       held_out=tuple((word.word, "yes" if word.truth else "no") for word in kept), code=code)

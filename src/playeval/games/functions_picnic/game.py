@@ -1,11 +1,20 @@
 """GuessTheRuleBench's Code Functions Picnic on playeval's core: find the spelling rule a hidden function tests.
 
-A match draws a reviewed rule of its level from the built-in library (``library``), runs it in the sandbox on the
-packaged word list once (``checks.RuleEvaluator``), and keeps in its setup, from the match's seed, the words it
-will show (each example unit: a word that passes and one that fails) and ten held-out words, balanced, for the
-rule-application check. Running the code happens when the match is set up; the game itself only reads the
-setup, so it stays pure. (Rules a game-master model writes, through the sandbox and ``checks.check_rule``, are
-for a later step.)
+The ``rules`` option says where the match's rule comes from:
+
+* ``library`` (the default, offline): a reviewed rule of the match's level from the built-in library
+  (``library``), run in the sandbox on the packaged word list when the match is set up (``checks.RuleEvaluator``,
+  cached per rule); the setup keeps, from the match's seed, the words the match shows (each example unit: a word
+  that passes and one that fails) and ten balanced held-out words for the rule-application check.
+* ``generated``: the match starts with the template's rule-writing phase (``guess_rule.base``). The
+  ``game_master`` role writes ``RULE: <words>`` and a ``def rule(word):`` of the level's kind
+  (``prompts.LEVEL_KINDS``); the ``code_executor`` role runs it in the sandbox through ``checks.check_rule``
+  (``written.WrittenRuleCheck``) and replies with the verdict; a rejected rule goes back to the game master with
+  the reason, three rejections abort the match. The words are then drawn, from a seed derived from the match's,
+  out of the truth values the accepting verdict carries.
+
+Either way the game itself runs no code: a library rule's values are computed before the match (so that a spec
+holds the whole round, as the other picnic games' do), a written rule's arrive as a recorded reply.
 """
 
 from __future__ import annotations
@@ -14,18 +23,32 @@ import random
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+from playeval.core.ask import Ask
 from playeval.core.errors import ConfigError
-from playeval.core.info import GameOption, LevelInfo, Presentation, Scalar, SeatInfo
+from playeval.core.info import GameOption, LevelInfo, Presentation, RoleInfo, Scalar, SeatInfo
 from playeval.core.match import MatchSpec
+from playeval.core.rng import derive_seed
 from playeval.games.functions_picnic import prompts
 from playeval.games.functions_picnic.checks import RuleEvaluator
-from playeval.games.functions_picnic.examples import draw_examples, draw_held_out
-from playeval.games.functions_picnic.library import rules_at_level
-from playeval.guess_rule import JUDGE, PLAYER, GuessRuleGame, ListedRound, ListedRuleGame
+from playeval.games.functions_picnic.examples import listed_round
+from playeval.games.functions_picnic.library import CONVENTIONS, rules_at_level
+from playeval.games.functions_picnic.written import HEADER, WrittenRuleCheck, accepted_truth
+from playeval.guess_rule import JUDGE, PLAYER, GuessRuleGame, GuessState, ListedRound, ListedRuleGame
 from playeval.guess_rule.baselines import StatementJudge, StatementSolver
+from playeval.guess_rule.writing import (
+    CODE_EXECUTOR,
+    GAME_MASTER,
+    WRITING_ROLES,
+    CodeExecutor,
+    Draft,
+    code_draft_ask,
+    code_grammar,
+    read_code_draft,
+)
 
 HELD_OUT = 10
 MAX_UNITS = 30
+LIBRARY_RULES = "library"
 
 
 class FunctionsPicnic(ListedRuleGame):
@@ -34,12 +57,20 @@ class FunctionsPicnic(ListedRuleGame):
     seats: ClassVar[tuple[SeatInfo, ...]] = (
         SeatInfo(name=PLAYER, role="sees words a hidden function accepts and refuses, and states its rule",
                  evaluated=True),)
+    roles: ClassVar[tuple[RoleInfo, ...]] = (
+        *ListedRuleGame.roles,
+        *WRITING_ROLES,
+    )
     levels: ClassVar[tuple[LevelInfo, ...]] = (
         LevelInfo(level=1, description="one property of the letters (length, first letter, vowels...)"),
         LevelInfo(level=2, description="two properties combined"),
         LevelInfo(level=3, description="positions and relations of letters"),
     )
-    options: ClassVar[tuple[GameOption, ...]] = GuessRuleGame.turn_options(2, MAX_UNITS)
+    options: ClassVar[tuple[GameOption, ...]] = (
+        *GuessRuleGame.turn_options(2, MAX_UNITS),
+        GuessRuleGame.rules_option(LIBRARY_RULES, "where the rule comes from: the reviewed library, or written by "
+                                                  "the game_master role and checked in the sandbox"),
+    )
     presentation: ClassVar[Presentation] = Presentation(
         name="Code Functions Picnic", tagline="Work out the spelling rule a hidden function tests.",
         pitch=("A hidden Python function lets some words pass and not others, judging only how they are "
@@ -57,6 +88,12 @@ class FunctionsPicnic(ListedRuleGame):
 
     def __init__(self) -> None:
         self._evaluator: RuleEvaluator | None = None
+        self._check: WrittenRuleCheck | None = None
+
+    def _rule_evaluator(self) -> RuleEvaluator:
+        if self._evaluator is None:
+            self._evaluator = RuleEvaluator()
+        return self._evaluator
 
     def new_spec(self, level: int, seed: int, rng: random.Random, *, inputs: Mapping[str, str] | None = None,
                  secret_set: str | None = None, options: Mapping[str, Scalar] | None = None) -> MatchSpec:
@@ -64,22 +101,45 @@ class FunctionsPicnic(ListedRuleGame):
             raise ConfigError(f"functions_picnic has levels 1, 2 and 3, not {level}")
         params = self.turn_params(inputs, secret_set, options)
         variant = rng.randrange(len(prompts.PLAYER_VARIANTS))
+        spec = MatchSpec(game=self.id, level=level, seed=seed, variants={PLAYER: variant}, params=params)
+        if self.writes_rule(spec):
+            return spec  # the rule is written during the match
         rule = rng.choice(rules_at_level(level))  # type: ignore[arg-type]
-        if self._evaluator is None:
-            self._evaluator = RuleEvaluator()
-        truth = self._evaluator.truth(rule.source)
-        held = draw_held_out(truth, (), HELD_OUT, rng)
-        kept = {word.word for word in held}
-        shown = draw_examples(truth, kept, MAX_UNITS, rng)
-        units = min(len(shown.positives), len(shown.negatives))
-        round_ = ListedRound(statement=rule.statement, positives=shown.positives[:units],
-                             negatives=shown.negatives[:units],
-                             held_out=tuple((word.word, "yes" if word.truth else "no") for word in held))
-        return MatchSpec(game=self.id, level=level, seed=seed, setup=round_.to_setup(rule.id),
-                         variants={PLAYER: variant},
-                         params=params)
+        truth = self._rule_evaluator().truth(rule.source)
+        round_ = listed_round(rule.statement, truth, rng, held=HELD_OUT, units=MAX_UNITS)
+        return spec.model_copy(update={"setup": round_.to_setup(rule.id)})
+
+    # -- the rule-writing phase -----------------------------------------------------------------------------------
+
+    def draft_ask(self, state: GuessState) -> Ask:
+        request = prompts.GAME_MASTER_REQUEST.format(kind=prompts.LEVEL_KINDS[state.spec.level],
+                                                     conventions=CONVENTIONS)
+        return code_draft_ask(prompts.GAME_MASTER_SYSTEM, request, state.drafts, code_grammar(HEADER))
+
+    def read_draft(self, state: GuessState, ask: Ask, text: str) -> dict[str, Any]:
+        return read_code_draft(text, "def rule(")
+
+    def written_rule(self, state: GuessState, draft: Draft, verdict: Mapping[str, Any] | None) -> ListedRound:
+        truth = accepted_truth(verdict or {})
+        rng = random.Random(derive_seed(state.spec.seed, self.id, "written rule", len(state.drafts)))
+        return listed_round(str(draft.data["statement"]), truth, rng, held=HELD_OUT, units=MAX_UNITS,
+                            code=str(draft.data["code"]))
+
+    # -- scripted players ---------------------------------------------------------------------------------------
 
     def scripted_player(self, party: str, spec: MatchSpec) -> Any:
+        written = self.writes_rule(spec)
+        if party == CODE_EXECUTOR:
+            if self._check is None:
+                self._check = WrittenRuleCheck(self._rule_evaluator())
+            return CodeExecutor(self._check)
+        if party == JUDGE:
+            return StatementJudge(None if written else self.rule_of(spec).statement)
+        if party == GAME_MASTER:
+            raise ConfigError("functions_picnic: the game_master writes the rule's code; bind it to a model "
+                              "(--role game_master=MODEL), not to 'scripted'")
+        if written:
+            raise ConfigError("functions_picnic: with rules=generated no scripted player knows the rule; seat a "
+                              "model or a person")
         rule = self.rule_of(spec)
-        return StatementJudge(rule.statement) if party == JUDGE else StatementSolver(rule.statement,
-                                                                                    self.held_out(rule))
+        return StatementSolver(rule.statement, self.held_out(rule))

@@ -22,3 +22,27 @@ JUDGE_SYSTEM = ("You check guesses in a word game: a hidden function on a word's
                 "and the player describes the rule. A guess is right when it describes the same behaviour (the "
                 "same property of the letters, with the same numbers), in any words; a guess that is only "
                 f"vaguely about spelling, or that gets a number or a position wrong, is wrong. {CONVENTIONS}")
+
+GAME_MASTER_SYSTEM = ("You are the game master of a word game. You invent a hidden rule that decides, from the letters "
+                      "of a lowercase English word alone, whether the word may come to the picnic, and you write it "
+                      "as a Python function. Players will try to work the rule out from examples, so it must be "
+                      "precise and checkable, true for some ordinary words and false for others, and not about "
+                      "meaning. Plain Python only: no imports other than math, re or string, no classes, no names "
+                      "starting with an underscore.")
+
+LEVEL_KINDS: dict[int, str] = {
+    1: ("one simple property of the letters, for instance the length of the word, what its first or last letter "
+        "is, whether it holds a given letter, or how many vowels or consonants it has"),
+    2: ("two simple properties of the letters combined with 'and' or 'or', for instance a length together with "
+        "a letter the word must contain"),
+    3: ("a property of positions or relations between letters, for instance which letter stands at a given "
+        "position, how the first letter compares with the last in the alphabet, or whether some letters appear "
+        "in alphabetical order"),
+}
+
+GAME_MASTER_REQUEST = ("Invent a new rule of this kind: {kind}. The rule must be true for between 15 and 85 percent "
+                       "of common English words, and it should not be one of the most obvious rules of its kind. "
+                       "{conventions}\n\nReply in exactly this format: a line 'RULE: <the rule in words, precise "
+                       "enough to apply to any word>', then the function in a ```python block:\n"
+                       "RULE: words that ...\n```python\ndef rule(word):\n    return ...\n```\n"
+                       "The function takes one lowercase word and returns True or False.")

@@ -9,6 +9,9 @@ phrases) and counts turns from the conversation, so the same conversation always
   guesser: a neutral answer to the first two clues, and ``My guess of the word is: dog`` to the third.
 * Bluffing questioner: two questions, then ``I believe your statement is: True``; bluffer: short answers.
 * The retrospective analysis: a fixed candidate list, an "Unknown" judgement, Yes/No splits.
+* The guess-the-rule game master asked to write a rule's code (its grammar holds the function's header): a
+  Code Functions Picnic rule, or a Math Game rule of the level the request describes; after a rejection, the
+  next of a short list.
 """
 
 from __future__ import annotations
@@ -43,6 +46,20 @@ BLUFF_ANSWERS: tuple[str, ...] = (
     "I would do it again if I had the chance.",
 )
 RETRO_CANDIDATES: tuple[str, ...] = ("dog", "cat", "chair", "lamp", "apple")
+WORD_RULES: tuple[str, ...] = (
+    ("RULE: words that contain the letter k or the letter w\n```python\ndef rule(word):\n"
+     "    return 'k' in word or 'w' in word\n```"),
+    "RULE: words with exactly two letters e\n```python\ndef rule(word):\n    return word.count('e') == 2\n```",
+)
+SEQUENCE_RULES: dict[str, str] = {
+    "negative": "RULE: multiply the previous value by -2\nSTART: 3\n```python\n"
+                "def generate_next(current_value, index):\n    return current_value * -2\n```",
+    "is odd": "RULE: multiply by 2 at even indices and add 3 at odd ones\nSTART: 1\n```python\n"
+              "def generate_next(current_value, index):\n    if index % 2 == 0:\n        return current_value * 2\n"
+              "    return current_value + 3\n```",
+    "": "RULE: add 7 to the previous value\nSTART: 4\n```python\ndef generate_next(current_value, index):\n"
+        "    return current_value + 7\n```",
+}
 
 _NUMBERED = re.compile(r"Question (\d+): ")
 _RETRY_NOTE = "Your reply was not accepted"
@@ -101,12 +118,22 @@ def _split(request: ModelRequest) -> str:
     return "".join(f"{n}. {'Yes' if n % 2 else 'No'}\n" for n in range(1, count + 1))
 
 
+def _rule_writer(request: ModelRequest, grammar: str) -> str:
+    if "def rule(word)" in grammar:
+        tries = sum(1 for message in request.messages if message.role == "assistant")
+        return WORD_RULES[tries % len(WORD_RULES)]
+    asked = next((message.content for message in request.messages if message.role == "user"), "")
+    return next(rule for marker, rule in SEQUENCE_RULES.items() if marker in asked)
+
+
 def player_reply(request: ModelRequest) -> str:
     """The reply of ``mock/player`` to ``request``; the same request always gets the same reply."""
     constraint = request.constraint
     if constraint is not None and constraint.choices:
         return _answer(request, constraint.choices)
     grammar = _grammar(request)
+    if "```python" in grammar:
+        return _rule_writer(request, grammar)
     if grammar.startswith("root ::= item{"):
         return "".join(f"{n}. {name}\n" for n, name in enumerate(RETRO_CANDIDATES, start=1))
     if "Judgement" in grammar:
