@@ -20,15 +20,17 @@ holds the whole round, as the other picnic games' do), a written rule's arrive a
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from playeval.core.ask import Ask
 from playeval.core.errors import ConfigError
+from playeval.core.game import JudgeCase
 from playeval.core.info import GameOption, LevelInfo, Presentation, RoleInfo, Scalar, SeatInfo
 from playeval.core.match import MatchSpec
 from playeval.core.rng import derive_seed
 from playeval.games.functions_picnic import prompts
+from playeval.games.functions_picnic.calibration import judge_cases
 from playeval.games.functions_picnic.checks import RuleEvaluator
 from playeval.games.functions_picnic.examples import listed_round
 from playeval.games.functions_picnic.library import CONVENTIONS, rules_at_level
@@ -124,6 +126,9 @@ class FunctionsPicnic(ListedRuleGame):
         rng = random.Random(derive_seed(state.spec.seed, self.id, "written rule", len(state.drafts)))
         return listed_round(str(draft.data["statement"]), truth, rng, held=HELD_OUT, units=MAX_UNITS,
                             code=str(draft.data["code"]))
+
+    def judge_cases(self) -> Sequence[JudgeCase]:
+        return judge_cases()
 
     # -- scripted players ---------------------------------------------------------------------------------------
 
