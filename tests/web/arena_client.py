@@ -119,3 +119,38 @@ def sse_views(text: str) -> list[dict[str, Any]]:
             data = "".join(line.removeprefix("data: ") for line in lines if line.startswith("data: "))
             views.append(json.loads(data))
     return views
+
+
+def rule_games() -> list[str]:
+    """The registered guess-the-rule games (built-in, and any being added)."""
+    from playeval.core.registry import default_registry
+    from playeval.guess_rule import GuessRuleGame
+
+    registry = default_registry()
+    return [game_id for game_id in registry.ids() if isinstance(registry.get(game_id), GuessRuleGame)]
+
+
+def rule_game_roles() -> dict[str, str]:
+    """Role bindings for arena tests of the guess-the-rule games (``ArenaSettings.roles``): each game's judge, and
+    Dynamic Picnic's game master and validator, are the game's scripted players, since mock/player plays no role
+    (a functions_picnic game master writes only with rules=generated, so its default stays)."""
+    games = rule_games()
+    roles = {f"{game_id}.judge": "scripted" for game_id in games}
+    if "dynamic_picnic" in games:
+        roles.update({"dynamic_picnic.game_master": "scripted", "dynamic_picnic.validator": "scripted"})
+    return roles
+
+
+def stored_rule(db_url: str, match_id: str) -> tuple[Any, Any, str]:
+    """A guess-the-rule match as stored: its game, its state now, and its rule as the game discloses it (written
+    during play, or drawn at set-up). Tests read it from the store, never from the arena's responses."""
+    from playeval.core.registry import default_registry
+    from playeval.engine.master import state_from_events
+    from playeval.store import Store
+
+    with Store.open(db_url) as store:
+        record = store.get_match(match_id)
+        game = default_registry().get(record.game)
+        state = state_from_events(game, record.spec, store.events(match_id))
+    rule = next(item.value for item in game.disclosures(record.spec, state) if item.key == "rule")
+    return game, state, rule

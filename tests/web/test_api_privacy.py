@@ -4,11 +4,25 @@ carries hidden information the client's seat may not see -- checked on every res
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
-from arena_client import Seen, client_for, disclosed, make_settings, play, running, sse_views, wait_view
+from arena_client import (
+    Seen,
+    client_for,
+    disclosed,
+    make_settings,
+    play,
+    rule_game_roles,
+    rule_games,
+    running,
+    sse_views,
+    stored_rule,
+    wait_view,
+)
 
 from playeval.core.normalize import normalize_name
 from playeval.store import MatchRecord, Store
@@ -146,3 +160,98 @@ async def test_nothing_secret_reaches_the_logs(tmp_path: Path, caplog: pytest.Lo
     assert created["id"] in text  # the arena does log what happens, by match id
     for secret in ("seventeen tortoises", "zzsecretanswerzz", created["token"]):
         assert secret not in text
+
+
+# ---- the guess-the-rule games: the rule, the examples not yet shown and the check's answers stay hidden ----------
+
+
+def _shown_items(body: str) -> set[str]:
+    """Every item a response shows the player: list items, and the items of the example lines ("May come: a, b")
+    of its transcript, turn and form labels."""
+    try:
+        view = json.loads(body)
+    except json.JSONDecodeError:
+        return set()
+    if not isinstance(view, dict) or "transcript" not in view:
+        return set()
+    panel = view.get("panel") or {"lists": [], "forms": []}
+    texts = [line["text"] for line in view["transcript"]] + [turn["display"] for turn in view["turns"]]
+    texts += [field["label"] for form in panel["forms"] for action in form["actions"] for field in action["fields"]]
+    found = {item for listed in panel["lists"] for item in listed["items"]}
+    for text in texts:
+        for line in text.splitlines():
+            found.update(part.strip() for part in line.split(":", 1)[-1].split(","))
+    return found
+
+
+def _form_reply(view: dict[str, Any]) -> str:
+    """What a person sends through the game's form: more examples twice, then a wrong guess, the check answered
+    with the first choice (or 0) each time."""
+    form = view["panel"]["forms"][0]
+    actions = {action["key"]: action for action in form["actions"]}
+    if form["kind"] == "apply":
+        values = {field["key"]: (field["choices"] or ["0"])[0] for field in actions["apply"]["fields"]}
+        return re.sub(r"\{(\w+)\}", lambda found: values[found.group(1)], actions["apply"]["template"])
+    turns = next(counter["value"] for counter in view["panel"]["counters"] if counter["key"] == "turns")
+    if "more" in actions and turns < 3:
+        return actions["more"]["template"].replace("{n}", str(min(2, actions["more"]["fields"][0]["maximum"])))
+    return actions["guess"]["template"].replace("{rule}", "nothing I can name yet")
+
+
+@pytest.mark.parametrize("game_id", rule_games())
+async def test_the_player_of_a_rule_game_never_receives_the_rule(tmp_path: Path, game_id: str,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PLAYEVAL_MOCK_DELAY", "0.01")
+    seen = Seen()
+    async with running(make_settings(tmp_path, roles=rule_game_roles())) as client:
+        created = seen.keep(await client.post("/api/matches", json={
+            "game": game_id, "options": {"max_turns": 6, "num_init_examples": 2}}))
+        assert created.status_code == 201, created.text
+        match_id = created.json()["id"]
+        stream = asyncio.create_task(client.get(f"/api/matches/{match_id}/stream"))
+
+        def answer(view: dict[str, Any]) -> str:
+            return _form_reply(view)
+
+        end = await play(client, match_id, answer, seen)
+        for text in ("GUESS: probe", "MORE: 1", "1. yes"):  # the dry run, after the end, tells nothing either
+            seen.keep(await client.post(f"/api/matches/{match_id}/check", json={"text": text}))
+        streamed = await asyncio.wait_for(stream, timeout=60)
+    game, state, statement = stored_rule(f"sqlite:///{tmp_path / 'arena.db'}", match_id)
+    views = sse_views(streamed.text)
+    assert views[-1]["status"] == "finished"
+    live = _before_the_end(seen.bodies + streamed.text.split("event: state")[1:])
+    assert len(live) > 5
+    never_shown = [item for listed in game.panel_lists(state.rule, state.total)
+                   for item in listed.items[state.shown:]] if hasattr(state.rule, "positives") else []
+    answers = [f"{item.prompt}\\\\n{item.answer}" for item in game.held_out(state.rule)]
+    for body in live:
+        assert statement.lower() not in body.lower(), body
+        assert '"disclosures":[]' in body.replace(" ", "") or '"detail"' in body
+        shown = _shown_items(body)
+        for item in never_shown:  # a list item, or in an example line, but never one not yet shown
+            assert item not in shown, (item, body)
+        assert not any(pair in body for pair in answers)
+    assert statement and disclosed(end)["rule"] == statement  # revealed at the end
+    assert end["panel"]["forms"] == [] and end["panel"]["clock"]["running"] is False
+    assert end["outcome"]["results"][0]["seat"] == "player"
+
+
+@pytest.mark.parametrize("game_id", rule_games())
+async def test_a_watcher_of_a_rule_game_never_receives_the_rule(tmp_path: Path, game_id: str,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PLAYEVAL_MOCK_DELAY", "0.005")
+    seen = Seen()
+    async with running(make_settings(tmp_path, roles=rule_game_roles())) as client:
+        created = seen.keep(await client.post("/api/watch", json={"game": game_id, "options": {"max_turns": 4}}))
+        assert created.status_code == 201, created.text
+        match_id = created.json()["id"]
+        view = await wait_view(client, match_id, {"finished"}, seen)
+        seen.keep(await client.get(f"/api/matches/{match_id}/replay"))
+    _, state, statement = stored_rule(f"sqlite:///{tmp_path / 'arena.db'}", match_id)
+    assert view["outcome"]["status"] == "finished" and state.guesses  # mock/player asked, guessed, was judged
+    assert state.guesses[0].verdict == "no" and state.turns <= 4
+    assert all(statement.lower() not in body.lower() for body in _before_the_end(seen.bodies))
+    assert all(view_panel["forms"] == [] for view_panel in [json.loads(body)["panel"] for body in seen.bodies
+                                                             if '"panel":{' in body.replace(" ", "")])
+    assert statement and disclosed(view)["rule"] == statement

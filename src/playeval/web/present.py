@@ -4,7 +4,8 @@ A viewer holds one seat (proven by that seat's token) or none (anyone reading a 
 view carries the public transcript (``game.transcript``), the seats as players (roles never appear as players),
 the viewer's own open asks (to their seat, or to a role bound to their seat) with the reason their last reply
 was refused, the hidden information the game discloses to the viewer's seat (everything once the match is
-over), and at the end the outcome with every seat's result. Never the spec's parameters, never model messages
+over), the game's own structured view for the viewer (``Game.panel``, with forms only for the viewer's open asks)
+and at the end the outcome with every seat's result. Never the spec's parameters, never model messages
 (their system prompts hold secrets), never another seat's ask, and nothing of the log but what the game's
 transcript says: the replies of an open parallel phase (a secret vote) stay hidden until the game shows them.
 """
@@ -12,22 +13,25 @@ transcript says: the replies of an open parallel phase (a secret vote) stay hidd
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import UTC, datetime
 from typing import Any
 
 from playeval.core.ask import Ask
 from playeval.core.events import MatchEnded, SeatAssignment
-from playeval.core.game import Game, disclosed_to
+from playeval.core.game import Game, disclosed_to, panel_of
 from playeval.core.match import Outcome
 from playeval.engine.master import pending_rejections
 from playeval.store import MatchRecord, RetroRecord, WebMatchRecord
 from playeval.web.table import HUMAN, Loaded, Table
 from playeval.web.views import (
+    ClockView,
     DisclosureView,
     InviteView,
     LineView,
     MatchSummary,
     MatchView,
     OutcomeView,
+    PanelView,
     ReplayView,
     RetroView,
     SeatResultView,
@@ -138,6 +142,30 @@ def _transcript(table: Table, seats: Sequence[SeatView]) -> list[LineView]:
             for speaker, text in table.game.transcript(table.state)]
 
 
+def _clock(loaded: Loaded, label: str) -> ClockView:
+    """The match's time from its log: from its first event to its last once over, else to now."""
+    records = loaded.records
+    if not records:
+        return ClockView(label=label, elapsed_s=0.0, running=not loaded.finished)
+    end = records[-1].created_at if loaded.finished else datetime.now(UTC)
+    start = records[0].created_at
+    if start.tzinfo is None:  # SQLite hands back naive UTC times
+        start = start.replace(tzinfo=UTC)
+    if end.tzinfo is None:
+        end = end.replace(tzinfo=UTC)
+    return ClockView(label=label, elapsed_s=max(0.0, (end - start).total_seconds()), running=not loaded.finished)
+
+
+def _panel(table: Table, viewer: str | None, asks: Sequence[Ask]) -> PanelView | None:
+    panel = panel_of(table.game, table.state, viewer)
+    if panel is None:
+        return None
+    open_asks = {(ask.party, ask.kind) for ask in asks}
+    return PanelView(lists=list(panel.lists), counters=list(panel.counters),
+                     forms=[form for form in panel.forms if (form.party, form.kind) in open_asks],
+                     clock=_clock(table.loaded, panel.clock) if panel.clock is not None else None)
+
+
 def match_view(table: Table, viewer: str | None, *, survey_given: bool = False, token: str | None = None,
                invites: Sequence[InviteView] | None = None) -> MatchView:
     """The view of ``table`` for a viewer holding seat ``viewer`` (``None``: the public)."""
@@ -167,6 +195,7 @@ def match_view(table: Table, viewer: str | None, *, survey_given: bool = False, 
         disclosures=_disclosures(table, viewer),
         outcome=_outcome_view(_recorded_outcome(loaded), seats, viewer) if over else None,
         survey_open=over and is_play and viewer is not None and not survey_given,
+        panel=_panel(table, viewer, asks),
         token=token,
         invites=list(invites) if invites is not None else None,
     )

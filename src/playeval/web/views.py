@@ -11,6 +11,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict
 
 from playeval.core.info import Scalar
+from playeval.core.panel import MoveForm, PanelCounter, PanelList
 
 ViewStatus = Literal["your_turn", "thinking", "waiting", "left", "finished", "watching"]
 """``your_turn``: the viewer has an open ask. ``thinking``: a model (or a role) is moving. ``waiting``: other
@@ -120,6 +121,25 @@ class InviteView(_View):
     url: str
 
 
+class ClockView(_View):
+    """The match's elapsed time: ``elapsed_s`` when the view was built; ``running`` while the match is live (a
+    page adds the time since it received the view, so the clocks of server and browser need not agree)."""
+
+    label: str
+    elapsed_s: float
+    running: bool
+
+
+class PanelView(_View):
+    """The game's own structured view for this viewer (``Game.panel``): titled lists, counters, the clock, and
+    the forms for the viewer's open asks only."""
+
+    lists: list[PanelList]
+    counters: list[PanelCounter]
+    forms: list[MoveForm]
+    clock: ClockView | None
+
+
 class MatchView(_View):
     id: str
     game: str
@@ -140,6 +160,8 @@ class MatchView(_View):
     disclosures: list[DisclosureView]
     outcome: OutcomeView | None
     survey_open: bool
+    panel: PanelView | None = None
+    """The game's structured view (``None`` for a game without one)."""
     token: str | None = None
     invites: list[InviteView] | None = None
 

@@ -1,4 +1,5 @@
-"""``mock/player``: a deterministic mock that can hold every seat of Akinator, Taboo and Bluffing.
+"""``mock/player``: a deterministic mock that can hold every seat of Akinator, Taboo, Bluffing and the player's seat
+of the guess-the-rule games.
 
 It tells the seats apart by what the ask constrains (the allowed answers, or the grammar's protocol
 phrases) and counts turns from the conversation, so the same conversation always gets the same reply:
@@ -8,6 +9,8 @@ phrases) and counts turns from the conversation, so the same conversation always
 * Taboo clue-giver: general clues that name nothing (a clue the rules refuse is replaced by the next one);
   guesser: a neutral answer to the first two clues, and ``My guess of the word is: dog`` to the third.
 * Bluffing questioner: two questions, then ``I believe your statement is: True``; bluffer: short answers.
+* Guess-the-rule player: ``MORE: 1`` twice, then a guess (the same vague one each time, so a judge refuses it),
+  and so on; the rule-application check answered 'yes'/'no' in turn, or 0 for numbers.
 * The retrospective analysis: a fixed candidate list, an "Unknown" judgement, Yes/No splits.
 * The guess-the-rule game master asked to write a rule's code (its grammar holds the function's header): a
   Code Functions Picnic rule, or a Math Game rule of the level the request describes; after a rejection, the
@@ -61,7 +64,10 @@ SEQUENCE_RULES: dict[str, str] = {
         "    return current_value + 7\n```",
 }
 
+RULE_GUESS = "GUESS: things that share one simple property"
 _NUMBERED = re.compile(r"Question (\d+): ")
+_CHECK_LINE = re.compile(r'"(\d+)\. " answer')
+_CHOICE = re.compile(r'"([a-z]+)"')
 _RETRY_NOTE = "Your reply was not accepted"
 
 
@@ -118,6 +124,20 @@ def _split(request: ModelRequest) -> str:
     return "".join(f"{n}. {'Yes' if n % 2 else 'No'}\n" for n in range(1, count + 1))
 
 
+def _rule_player(request: ModelRequest, grammar: str) -> str:
+    if '"MORE: "' not in grammar:  # every example has been shown: only a guess is allowed
+        return RULE_GUESS
+    moves = sum(1 for message in request.messages if message.role == "assistant")
+    return "MORE: 1" if moves % 3 < 2 else RULE_GUESS
+
+
+def _rule_check(grammar: str) -> str:
+    count = len(_CHECK_LINE.findall(grammar))
+    answer = grammar.split("answer ::=", 1)[1]
+    choices = _CHOICE.findall(answer)
+    return "".join(f"{n}. {choices[(n - 1) % len(choices)] if choices else 0}\n" for n in range(1, count + 1))
+
+
 def _rule_writer(request: ModelRequest, grammar: str) -> str:
     if "def rule(word)" in grammar:
         tries = sum(1 for message in request.messages if message.role == "assistant")
@@ -140,6 +160,10 @@ def player_reply(request: ModelRequest) -> str:
         return "Judgement: Unknown\nReason: the answers so far fit either way."
     if "answer ::= \"Yes\" | \"No\"" in grammar:
         return _split(request)
+    if '"GUESS: "' in grammar:
+        return _rule_player(request, grammar)
+    if _CHECK_LINE.search(grammar) and "answer ::=" in grammar:
+        return _rule_check(grammar)
     if "This is a guess" in grammar:
         return _akinator_guesser(grammar)
     if "I believe your statement is" in grammar:

@@ -151,7 +151,44 @@
     }
   }
 
+  /** A field for each of a game's options (GET /api/games), with its default, bounds and description. */
+  function optionFields(game, box, prefix) {
+    clear(box);
+    for (const option of game.options) {
+      const id = `${prefix || "option"}-${option.name}`;
+      let field;
+      if (Array.isArray(option.choices) && option.choices.length) {
+        field = el("select", { attrs: { id } }, option.choices.map((choice) => el("option", { text: choice, attrs: { value: choice } })));
+        field.value = String(option.default);
+      } else if (typeof option.default === "boolean") {
+        field = el("input", { attrs: { id, type: "checkbox", checked: option.default } });
+      } else {
+        const whole = Number.isInteger(option.default);
+        field = el("input", { attrs: { id, type: "number", value: option.default, min: option.minimum, max: option.maximum, step: whole ? 1 : "any" } });
+      }
+      field.dataset.option = option.name;
+      box.append(el("div", { className: "field" }, [
+        el("label", { text: seatName(option.name), attrs: { for: id } }), field,
+        el("p", { className: "help", text: option.description }),
+      ]));
+    }
+  }
+
+  /** The values of the fields optionFields built, by option name. */
+  function optionValues(box) {
+    const chosen = {};
+    for (const field of box.querySelectorAll("[data-option]")) {
+      if (field.type === "checkbox") chosen[field.dataset.option] = field.checked;
+      else if (field.type === "number") chosen[field.dataset.option] = Number(field.value);
+      else chosen[field.dataset.option] = field.value;
+    }
+    return chosen;
+  }
+
   document.addEventListener("DOMContentLoaded", describeLevels);
 
-  window.Arena = { el, clear, show, api, detailOf, fillModels, percent, number, gameName, seatName, games, formatTime };
+  window.Arena = {
+    el, clear, show, api, detailOf, fillModels, percent, number, gameName, seatName, games, formatTime, optionFields,
+    optionValues,
+  };
 })();

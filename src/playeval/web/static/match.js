@@ -1,4 +1,4 @@
-/* The match page, part 4 of 4: one page for playing, watching and replaying a game, for any number of seats.
+/* The match page, part 5 of 5: one page for playing, watching and replaying a game, for any number of seats.
 
    State comes from GET /api/matches/{id} (the HttpOnly cookie carries this browser's seat token, so reloading
    or reopening the page resumes the game), then live from the server-sent event stream of the same match,
@@ -21,6 +21,7 @@
     $("match").hidden = false;
     render.header(view);
     render.secrets(view);
+    M.panel.render(view);
     const grew = render.transcript(view);
     render.status(view);
     render.rejected(view);

@@ -1,4 +1,4 @@
-/* The match page, part 3 of 4: around the game. The invite links of guests who have not come yet (kept in this
+/* The match page, part 4 of 5: around the game. The invite links of guests who have not come yet (kept in this
    tab by the set-up page), leaving the game, the survey after it, and the replay with the round-by-round
    analysis once it is over. */
 "use strict";

@@ -1,4 +1,4 @@
-/* The match page, part 1 of 4: drawing a view (header and seats, what only the viewer sees, transcript, status,
+/* The match page, part 1 of 5: drawing a view (header and seats, what only the viewer sees, transcript, status,
    outcome). Everything comes from the view the server built for this viewer; labels of hidden information are
    the game's own (each disclosure carries its label and its label once revealed). Data is only ever inserted
    as text. Shared state and helpers live on window.ArenaMatch. */

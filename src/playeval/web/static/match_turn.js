@@ -1,5 +1,5 @@
-/* The match page, part 2 of 4: the viewer's turn. The ask says how to answer: its choices (buttons, keys 1-9),
-   or a text with its limits (max_chars, one_line). While the person types, the reply is checked by the game's
+/* The match page, part 3 of 5: the viewer's turn. The ask says how to answer: the game's form for it (view.panel,
+   match_panel.js), its choices (buttons, keys 1-9), or a text with its limits (max_chars, one_line). While the person types, the reply is checked by the game's
    own rules on the server, without recording anything (POST /api/matches/{id}/check, debounced); a reply the
    rules would refuse is not sent, and the reason is shown. The server judges the move again when it is sent. */
 "use strict";
@@ -21,6 +21,7 @@
   }
 
   function focusTurn() {
+    if (!$("panel-form").hidden && M.panel.focusForm()) return;
     const choices = $("choices");
     if (!choices.hidden && choices.firstElementChild) {
       choices.firstElementChild.focus();
@@ -34,6 +35,7 @@
     $("move-text").readOnly = busy;
     $("send").disabled = busy;
     $("send").textContent = busy ? "Sending…" : "Send";
+    M.panel.setBusy(busy);
   }
 
   function renderTurn(view) {
@@ -42,6 +44,7 @@
     if (!turn) {
       section.hidden = true;
       page.turnKey = null;
+      M.panel.hideForm();
       return;
     }
     const key = `${view.seq}|${turn.party}|${turn.kind}`;
@@ -55,7 +58,16 @@
     $("turn-instructions").textContent = turn.instructions || "";
     const choices = $("choices");
     const form = $("text-form");
-    if (Array.isArray(turn.choices) && turn.choices.length > 0) {
+    const gameForm = M.panel.formFor(view, turn);
+    $("turn-display").hidden = Boolean(gameForm);
+    $("turn-instructions").hidden = Boolean(gameForm);
+    if (gameForm) {
+      choices.hidden = true;
+      form.hidden = true;
+      M.panel.buildForm(gameForm, sendMove);
+      M.panel.setBusy(page.sending);
+    } else if (Array.isArray(turn.choices) && turn.choices.length > 0) {
+      M.panel.hideForm();
       clear(choices);
       turn.choices.forEach((choice, index) => {
         choices.append(el("button", {
@@ -68,6 +80,7 @@
       choices.hidden = false;
       form.hidden = true;
     } else {
+      M.panel.hideForm();
       choices.hidden = true;
       form.hidden = false;
       $("text-label").textContent = `Your ${String(turn.kind).replace(/_/g, " ")}`;
@@ -151,6 +164,7 @@
     setBusy(false);
     if (result.ok && result.data) {
       $("move-text").value = "";
+      M.panel.hideForm();
       updateCounter();
       M.show(result.data);
       return;

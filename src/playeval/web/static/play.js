@@ -4,7 +4,7 @@
 "use strict";
 
 document.addEventListener("DOMContentLoaded", async () => {
-  const { el, clear, api, fillModels, seatName } = window.Arena;
+  const { el, clear, api, fillModels, seatName, optionFields, optionValues } = window.Arena;
   const body = document.body;
   const form = document.getElementById("setup-form");
   const error = document.getElementById("setup-error");
@@ -139,24 +139,7 @@ document.addEventListener("DOMContentLoaded", async () => {
   }
 
   function buildOptions() {
-    for (const option of game.options) {
-      const id = `option-${option.name}`;
-      let field;
-      if (Array.isArray(option.choices) && option.choices.length) {
-        field = el("select", { attrs: { id } }, option.choices.map((choice) => el("option", { text: choice, attrs: { value: choice } })));
-        field.value = String(option.default);
-      } else if (typeof option.default === "boolean") {
-        field = el("input", { attrs: { id, type: "checkbox", checked: option.default } });
-      } else {
-        const whole = Number.isInteger(option.default);
-        field = el("input", { attrs: { id, type: "number", value: option.default, min: option.minimum, max: option.maximum, step: whole ? 1 : "any" } });
-      }
-      field.dataset.option = option.name;
-      optionsBox.append(el("div", { className: "field" }, [
-        el("label", { text: seatName(option.name), attrs: { for: id } }), field,
-        el("p", { className: "help", text: option.description }),
-      ]));
-    }
+    optionFields(game, optionsBox, "option");
   }
 
   // ---- what is sent ------------------------------------------------------------------------------------
@@ -185,16 +168,6 @@ document.addEventListener("DOMContentLoaded", async () => {
     const chosen = {};
     for (const select of others.querySelectorAll("select")) {
       if (select.value) chosen[select.dataset.seat] = select.value;
-    }
-    return chosen;
-  }
-
-  function options() {
-    const chosen = {};
-    for (const field of optionsBox.querySelectorAll("[data-option]")) {
-      if (field.type === "checkbox") chosen[field.dataset.option] = field.checked;
-      else if (field.type === "number") chosen[field.dataset.option] = Number(field.value);
-      else chosen[field.dataset.option] = field.value;
     }
     return chosen;
   }
@@ -241,7 +214,7 @@ document.addEventListener("DOMContentLoaded", async () => {
       seat: seatSelect.value,
       inputs: given,
       seats: seats(),
-      options: options(),
+      options: optionValues(optionsBox),
     };
     const result = await api("POST", "/api/matches", payload);
     if (result.ok && result.data && result.data.id) {

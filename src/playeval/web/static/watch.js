@@ -2,12 +2,13 @@
 "use strict";
 
 document.addEventListener("DOMContentLoaded", async () => {
-  const { el, clear, api, gameName, seatName, formatTime } = window.Arena;
+  const { el, clear, api, gameName, seatName, formatTime, optionFields, optionValues } = window.Arena;
   const games = await window.Arena.games();
   if (!games.length) return;
   const gameSelect = document.getElementById("watch-game");
   const levelSelect = document.getElementById("watch-level");
   const pickers = document.getElementById("seat-pickers");
+  const optionsBox = document.getElementById("watch-options");
   const form = document.getElementById("watch-form");
   const error = document.getElementById("watch-error");
   const start = document.getElementById("watch-start");
@@ -20,6 +21,7 @@ document.addEventListener("DOMContentLoaded", async () => {
   function buildForm() {
     buildLevels();
     buildSeats();
+    optionFields(currentGame(), optionsBox, "watch-option");
   }
 
   function buildLevels() {
@@ -87,6 +89,7 @@ document.addEventListener("DOMContentLoaded", async () => {
       game: gameSelect.value,
       level: Number(levelSelect.value),
       models: any ? chosen : null,
+      options: optionValues(optionsBox),
     });
     if (result.ok && result.data && result.data.id) {
       window.location.assign(`/matches/${encodeURIComponent(result.data.id)}`);
