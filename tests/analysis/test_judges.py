@@ -47,7 +47,7 @@ async def test_the_rates_of_a_judge() -> None:
                                                          "vague": (1, 0)}
 
 
-@pytest.mark.parametrize("game_id", ["math", "static_picnic"])
+@pytest.mark.parametrize("game_id", ["math", "static_picnic", "dynamic_picnic"])
 def test_each_calibration_set_is_large_balanced_and_hard(game_id: str) -> None:
     game = default_registry().get(game_id)
     assert isinstance(game, JudgedGame)

@@ -3,6 +3,7 @@ replies its forms build are moves the game's own parser and rules take."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
@@ -32,10 +33,20 @@ def _form(panel: Panel, kind: str) -> MoveForm:
     return found[0]
 
 
+def _roles(game: GuessRuleGame, state: GuessState) -> GuessState:
+    """The roles' asks due before the player's (a game master preparing examples), played by the game's scripted
+    stand-ins."""
+    while game.outcome(state) is None and (ask := game.next_asks(state)[0]).role is not None \
+            and ask.role != "judge":
+        reply = asyncio.run(game.scripted_player(ask.role, state.spec).act(ask))
+        state = game.apply(state, game.parse(state, ask, reply.text))
+    return state
+
+
 def _send(game: GuessRuleGame, state: GuessState, action: FormAction, values: dict[str, str]) -> GuessState:
-    """A form's reply, read and applied exactly as a person's typed reply would be."""
+    """A form's reply, read and applied exactly as a person's typed reply would be (then the roles due move)."""
     ask = game.next_asks(state)[0]
-    return game.apply(state, game.parse(state, ask, action.reply(values)))
+    return _roles(game, game.apply(state, game.parse(state, ask, action.reply(values))))
 
 
 def _texts(panel: Panel) -> str:
@@ -46,7 +57,7 @@ def _texts(panel: Panel) -> str:
 def test_a_whole_game_through_the_forms_shows_only_what_was_shown(game_id: str) -> None:
     game = _game(game_id)
     spec = game.new_spec(1, 11, match_rng(11))
-    state = game.initial_state(spec)
+    state = _roles(game, game.initial_state(spec))
     rule = state.rule
 
     panel = game.panel(state, PLAYER)
@@ -100,8 +111,9 @@ def test_a_whole_game_through_the_forms_shows_only_what_was_shown(game_id: str) 
     assert game.outcome(state) is not None and game.panel(state, PLAYER).forms == ()
 
 
-@pytest.mark.parametrize("game_id", GAMES)
+@pytest.mark.parametrize("game_id", [game_id for game_id in GAMES if game_id != "dynamic_picnic"])
 def test_once_every_example_is_shown_the_form_only_guesses(game_id: str) -> None:
+    # dynamic_picnic generates up to 30 units; its scripted game master knows 14 (see test_dynamic_picnic_bank)
     game = _game(game_id)
     state = game.initial_state(game.new_spec(1, 5, match_rng(5)))
     more = next(action for action in _form(game.panel(state, PLAYER), "move").actions if action.key == "more")

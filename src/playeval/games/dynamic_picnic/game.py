@@ -1,0 +1,244 @@
+"""GuessTheRuleBench's Dynamic Picnic on playeval's core: the rule and its items are written during the match by a
+game-master model, checked by a validator, and recorded like every move.
+
+A match's spec holds no rule: ``new_spec`` draws the taxonomy type (one of five, ``taxonomy``) and the player's
+prompt variant from the match's seed, and, when a rule bank is given, the rules to avoid. Then the match plays the
+game master's part (``master``: write a rule, classify it, generate items, validate them; all asks of the roles
+``game_master`` and ``validator``, so the match stays a fold of its events and a replay calls no model) before
+turn 1 and again whenever the player asks for more than has been validated; the rest is the shared guess-the-rule
+flow (``GuessRuleGame``), with the rule-application check on ten held-out items generated and validated like the
+examples but never shown. When the game master's part fails (no rule at the level, too few valid items) the match
+is aborted with the reason: nobody is scored. With ``rules=bank`` the spec holds a banked rule and its items
+(``bank``), and no game-master ask is made.
+
+Both roles default to the local model; ``--role game_master=M --role validator=M`` binds them (a stronger
+validator than game master is allowed).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from playeval.core.ask import Ask
+from playeval.core.errors import ConfigError, RuleViolation
+from playeval.core.game import JudgeCase
+from playeval.core.info import Disclosure, GameOption, LevelInfo, Presentation, RoleInfo, Scalar, SeatInfo
+from playeval.core.match import Action, MatchSpec, Outcome
+from playeval.core.panel import Panel
+from playeval.games.dynamic_picnic import prompts
+from playeval.games.dynamic_picnic.bank import BankRule, RuleBank
+from playeval.games.dynamic_picnic.calibration import judge_cases
+from playeval.games.dynamic_picnic.master import GAME_MASTER, VALIDATOR, gm_apply, gm_ask, gm_parse, gm_phase
+from playeval.games.dynamic_picnic.scripted import (
+    ScriptedGameMaster,
+    ScriptedJudge,
+    ScriptedSolver,
+    ScriptedValidator,
+    scripted_rule,
+)
+from playeval.games.dynamic_picnic.state import DynamicState
+from playeval.games.dynamic_picnic.taxonomy import TAXONOMY, rule_kind
+from playeval.guess_rule import JUDGE, PLAYER, GuessRuleGame, ListedRound, ListedRuleGame
+
+MAX_UNITS = 30
+"""Example units a generated rule may show in a match."""
+MAX_AVOID = 20
+"""Banked rules of the level the game master is told not to repeat (the prompt of a small model stays short)."""
+GENERATED, BANK = "generated", "bank"
+STRICT, RECORD = "strict", "record"
+
+
+class DynamicPicnic(ListedRuleGame):
+    id: ClassVar[str] = "dynamic_picnic"
+    title: ClassVar[str] = "Dynamic Picnic (guess the game master's rule)"
+    seats: ClassVar[tuple[SeatInfo, ...]] = (
+        SeatInfo(name=PLAYER, role="sees items a game master's invented rule admits and refuses, and names the rule",
+                 evaluated=True),)
+    roles: ClassVar[tuple[RoleInfo, ...]] = (
+        *GuessRuleGame.roles,
+        RoleInfo(name=GAME_MASTER, does="invents the rule of a drawn type and level, and items on both sides of it",
+                 default="local"),
+        RoleInfo(name=VALIDATOR, does="rates the level of each rule written and checks every generated item "
+                                      "against the rule; items it puts on the other side are dropped",
+                 default="local"),
+    )
+    levels: ClassVar[tuple[LevelInfo, ...]] = (
+        LevelInfo(level=1, description="a plain, concrete rule (as the classifier rates it)"),
+        LevelInfo(level=2, description="a rule that needs some reasoning: conditions combined, or a relation"),
+        LevelInfo(level=3, description="an abstract or layered rule"),
+    )
+    options: ClassVar[tuple[GameOption, ...]] = (
+        *GuessRuleGame.turn_options(2, 10),
+        GameOption(name="rules", description="generate new rules with the game master, or play rules from a bank",
+                   default=GENERATED, choices=(GENERATED, BANK)),
+        GameOption(name="bank", description=("a rule bank file (playeval rule-bank build): its rules are played "
+                                             "(rules=bank) or not written again (rules=generated)"), default=""),
+        GameOption(name="level_check", description=("strict: a rule the classifier rates at another level is "
+                                                    "replaced (the match is aborted after 3); record: the first rule "
+                                                    "is kept and its rating recorded"),
+                   default=STRICT, choices=(STRICT, RECORD)),
+        GameOption(name="bank_rule", description="with rules=bank, the id (or its start) of the rule to play; "
+                                                 "default: a seeded draw among the level's", default=""),
+    )
+    presentation: ClassVar[Presentation] = Presentation(
+        name="Dynamic Picnic", tagline="Work out the rule a game master just invented.",
+        pitch=("A language model makes up a rule for what may come to the picnic, and items on both sides of it, "
+               "checked by a second model. Ask for more, or name the rule."),
+        how=("You see items that may come and items that may not, all invented for this game.",
+             "Ask for more (MORE: 2 shows two more of each) or guess the rule (GUESS: things made of glass).",
+             "After a guess, say for ten new items whether they may come, then the judge rules."),
+        person_seat=PLAYER)
+    player_variants: ClassVar[tuple[str, ...]] = prompts.PLAYER_VARIANTS
+    judge_system: ClassVar[str] = prompts.JUDGE_SYSTEM
+    apply_request: ClassVar[str] = prompts.APPLY
+
+    def new_spec(self, level: int, seed: int, rng: random.Random, *, inputs: Mapping[str, str] | None = None,
+                 secret_set: str | None = None, options: Mapping[str, Scalar] | None = None) -> MatchSpec:
+        if level not in (1, 2, 3):
+            raise ConfigError(f"dynamic_picnic has levels 1, 2 and 3, not {level}")
+        params = self.turn_params(inputs, secret_set, options)
+        chosen = dict(options or {})
+        mode, path, pick = (str(chosen.get(name, "")) for name in ("rules", "bank", "bank_rule"))
+        mode = mode or GENERATED
+        variants = {PLAYER: rng.randrange(len(prompts.PLAYER_VARIANTS))}
+        if mode == BANK:
+            rule = self._banked(level, path, pick, int(params["num_init_examples"]), rng)
+            setup: dict[str, Any] = {
+                **ListedRound(statement=rule.statement, positives=rule.positives, negatives=rule.negatives,
+                              held_out=rule.held_out).to_setup(rule.id), "source": BANK, "type": rule.type}
+        elif mode == GENERATED:
+            avoid = [rule.statement for rule in RuleBank.load(path).of_level(level)][:MAX_AVOID] if path else []
+            setup = {"source": GENERATED, "type": rng.choice(TAXONOMY).id, "avoid": avoid}
+        else:
+            raise ConfigError(f"option rules must be {GENERATED} or {BANK}, not {mode!r}")
+        return MatchSpec(game=self.id, level=level, seed=seed, setup=setup, variants=variants,
+                         params={**params, "rules": mode, "bank_rule": str(setup.get("rule", "")),
+                                 "level_check": str(chosen.get("level_check", "") or STRICT)})
+
+    @staticmethod
+    def _banked(level: int, path: str, pick: str, init: int, rng: random.Random) -> BankRule:
+        if not path:
+            raise ConfigError("rules=bank needs a rule bank: --option bank=FILE (see playeval rule-bank build)")
+        bank = RuleBank.load(path)
+        if pick:
+            rule = bank.get(pick)
+        else:
+            found = bank.of_level(level)
+            if not found:
+                raise ConfigError(f"the rule bank {path} has no rule of level {level}")
+            rule = rng.choice(found)
+        if rule.level != level:
+            raise ConfigError(f"banked rule {rule.id} is of level {rule.level}, not {level}")
+        if rule.units < init:
+            raise ConfigError(f"banked rule {rule.id} has {rule.units} example units, fewer than {init}")
+        return rule
+
+    # -- the state ----------------------------------------------------------------------------------------------
+
+    def rule_of(self, spec: MatchSpec) -> ListedRound:
+        """A banked rule with its items; a generated match's empty round (its rule is written during play)."""
+        if spec.setup.get("source") == BANK:
+            return super().rule_of(spec)
+        return ListedRound(statement="", positives=(), negatives=(), held_out=())
+
+    def writes_rule(self, spec: MatchSpec) -> bool:
+        """Never the template's rule-writing phase: this game's game master has its own flow (``master``)."""
+        return False
+
+    def initial_state(self, spec: MatchSpec) -> DynamicState:
+        round_ = self.rule_of(spec)
+        total = self.example_total(round_) if spec.setup.get("source") == BANK else MAX_UNITS
+        return DynamicState(spec=spec, rule=round_, total=total,
+                            shown=min(int(spec.params["num_init_examples"]), total),
+                            reserve_yes=tuple(item for item, answer in round_.held_out if answer == "yes"),
+                            reserve_no=tuple(item for item, answer in round_.held_out if answer == "no"))
+
+    def next_asks(self, state: DynamicState) -> tuple[Ask, ...]:  # type: ignore[override]
+        phase = gm_phase(state)
+        return (gm_ask(state, phase),) if phase is not None else super().next_asks(state)
+
+    def parse(self, state: DynamicState, ask: Ask, text: str) -> Action:  # type: ignore[override]
+        if ask.role in (GAME_MASTER, VALIDATOR):
+            return gm_parse(state, ask, text)
+        return super().parse(state, ask, text)
+
+    def apply(self, state: DynamicState, action: Action) -> DynamicState:  # type: ignore[override]
+        if self.outcome(state) is not None:
+            raise RuleViolation("the game is over.")
+        if action.role in (GAME_MASTER, VALIDATOR):
+            return gm_apply(state, action)
+        if gm_phase(state) is not None:
+            raise RuleViolation("the game master has not finished preparing the examples yet.")
+        applied = super().apply(state, action)
+        assert isinstance(applied, DynamicState)
+        return applied
+
+    def outcome(self, state: DynamicState) -> Outcome | None:  # type: ignore[override]
+        if state.failure is not None:
+            return Outcome(status="aborted", reason=f"the game master's part failed: {state.failure}",
+                           rounds=state.turns)
+        if gm_phase(state) is not None:
+            return None
+        return super().outcome(state)
+
+    # -- what is shown ------------------------------------------------------------------------------------------
+
+    def disclosures(self, spec: MatchSpec, state: Any = None) -> Sequence[Disclosure]:
+        statement = state.round.statement if isinstance(state, DynamicState) else str(spec.setup.get("statement", ""))
+        kind = rule_kind(str(spec.setup["type"])).name if spec.setup.get("type") else "unknown"
+        found = [Disclosure(key="rule_type", value=kind, label="The kind of rule", revealed_label="The kind of rule")]
+        if statement:
+            found.insert(0, Disclosure(key="rule", value=statement, label="The rule", revealed_label="The rule"))
+        return found
+
+    @staticmethod
+    def _ready(state: DynamicState) -> bool:
+        """Whether turn 1's examples exist (the player's part has begun)."""
+        init = min(int(state.spec.params["num_init_examples"]), state.total)
+        return state.accepted and min(len(state.round.positives), len(state.round.negatives)) >= init
+
+    def panel(self, state: DynamicState, viewer: str | None) -> Panel:  # type: ignore[override]
+        return super().panel(state, viewer) if self._ready(state) else Panel()
+
+    def transcript(self, state: DynamicState) -> Sequence[tuple[str, str]]:  # type: ignore[override]
+        lines = list(super().transcript(state)) if self._ready(state) else []
+        if self.outcome(state) is None:
+            return lines  # the game master's work shows the rule: it is revealed at the end only
+        return [*self._master_lines(state), *lines]
+
+    @staticmethod
+    def _master_lines(state: DynamicState) -> list[tuple[str, str]]:
+        lines: list[tuple[str, str]] = []
+        for attempt in state.attempts:
+            lines.append((GAME_MASTER, f"wrote the rule: {attempt.statement}"))
+            if attempt.level is not None:
+                verdict = "accepted" if attempt.level == state.spec.level else "another rule is due"
+                lines.append((VALIDATOR, f"rated it L{attempt.level} ({verdict})"))
+        for batch in state.batches:
+            repeats = f"; {len(batch.repeated)} repeated items dropped" if batch.repeated else ""
+            lines.append((GAME_MASTER, f"gave {len(batch.items)} new items{repeats}"))
+            if batch.verdicts is not None and batch.items:
+                dropped = batch.dropped()
+                lines.append((VALIDATOR, f"kept {len(batch.kept())}" +
+                              (f", dropped {', '.join(dropped)}" if dropped else ", dropped none")))
+        if state.failure is not None:
+            lines.append(("game", state.failure))
+        return lines
+
+    def judge_cases(self) -> Sequence[JudgeCase]:
+        return judge_cases()
+
+    def scripted_player(self, party: str, spec: MatchSpec) -> Any:
+        if party == GAME_MASTER:
+            return ScriptedGameMaster(spec)
+        if party == VALIDATOR:
+            return ScriptedValidator(spec)
+        if party == JUDGE:
+            return ScriptedJudge()
+        if spec.setup.get("source") == BANK:
+            round_ = self.rule_of(spec)
+            return ScriptedSolver(None, round_.statement, self.held_out(round_))
+        rule = scripted_rule(spec.level, str(spec.setup["type"]), [str(s) for s in spec.setup.get("avoid", ())])
+        return ScriptedSolver(rule, rule.statement if rule is not None else "something I cannot tell", ())
