@@ -8,16 +8,27 @@ from pathlib import Path
 
 import pytest
 
-from playeval.guess_rule import CodeFunctionsPicnic, GuessRuleError, MathGuessTheRuleGame, StaticGoingOnAPicnic
+from playeval.guess_rule import (
+    CodeFunctionsPicnic,
+    DynamicGoingOnAPicnic,
+    GuessRuleError,
+    MathGuessTheRuleGame,
+    StaticGoingOnAPicnic,
+)
+
+SCRIPTED_ROLES: dict[type, dict[str, str]] = {DynamicGoingOnAPicnic: {"game_master": "scripted"}}
+
 
 # Static Picnic's seed 7 draws a four-item category (two shown, two held out): too few for a second request.
 SEEDS: dict[type, int] = {StaticGoingOnAPicnic: 1}
 
 
-@pytest.mark.parametrize("cls", [StaticGoingOnAPicnic, CodeFunctionsPicnic, MathGuessTheRuleGame])
+@pytest.mark.parametrize("cls", [StaticGoingOnAPicnic, DynamicGoingOnAPicnic, CodeFunctionsPicnic,
+                                 MathGuessTheRuleGame])
 def test_a_scripted_session_per_game(cls: type[MathGuessTheRuleGame], tmp_path: Path) -> None:
     db = f"sqlite:///{tmp_path / 'lib.db'}"
-    game = cls(difficulty="L1", num_init_examples=2, seed=SEEDS.get(cls, 7), judge="scripted", db=db, max_turns=10)
+    game = cls(difficulty="L1", num_init_examples=2, seed=SEEDS.get(cls, 7), judge="scripted", db=db, max_turns=10,
+               **SCRIPTED_ROLES.get(cls, {}))
     uuid = game.create_game_instance()
     first = game.examples()
     assert first and game.get_game_summary()["turns_taken"] == 1

@@ -1,5 +1,6 @@
 """GuessTheRuleBench in playeval: the flow its games share (``GuessRuleGame``), on playeval's core, and the
-paper's library interface (``StaticGoingOnAPicnic``, ``CodeFunctionsPicnic``, ``MathGuessTheRuleGame``)."""
+paper's library interface (``StaticGoingOnAPicnic``, ``DynamicGoingOnAPicnic``, ``CodeFunctionsPicnic``,
+``MathGuessTheRuleGame``)."""
 
 from playeval.guess_rule.base import (
     JUDGE,
@@ -15,6 +16,7 @@ from playeval.guess_rule.base import (
 )
 from playeval.guess_rule.library import (
     CodeFunctionsPicnic,
+    DynamicGoingOnAPicnic,
     GuessRuleError,
     MathGuessTheRuleGame,
     StaticGoingOnAPicnic,
@@ -24,6 +26,7 @@ __all__ = [
     "JUDGE",
     "PLAYER",
     "CodeFunctionsPicnic",
+    "DynamicGoingOnAPicnic",
     "Guess",
     "GuessRuleError",
     "GuessRuleGame",

@@ -2,8 +2,9 @@
 
 Every instance is a stored match: the caller holds the player's seat, the judge role is a model (``judge``,
 default playeval's local model; ``scripted`` compares guesses with the rule's own words), and a game can be
-loaded by its uuid in another process (``load_game``). Turns count as in every other match. Errors are
-``GuessRuleError`` exceptions with a message.
+loaded by its uuid in another process (``load_game``). ``DynamicGoingOnAPicnic`` also binds its game master and
+validator (``game_master=``, ``validator=``); they move whenever they are due (at creation, after a request).
+Turns count as in every other match. Errors are ``GuessRuleError`` exceptions with a message.
 
     game = MathGuessTheRuleGame(difficulty="L2", num_init_examples=3, seed=7)
     uuid = game.create_game_instance()
@@ -32,6 +33,7 @@ from playeval.models import DEFAULT_MODEL, ModelHub
 from playeval.store import MatchRecord, Store
 
 SCRIPTED = "scripted"
+LOCAL = "local"
 
 
 class GuessRuleError(PlayevalError):
@@ -40,6 +42,9 @@ class GuessRuleError(PlayevalError):
 
 class _GuessTheRuleGame:
     game_id: ClassVar[str]
+    other_roles: ClassVar[tuple[str, ...]] = ()
+    """Roles besides the judge that the caller binds (keyword arguments of the same names; a model address,
+    ``local`` or ``scripted``)."""
 
     def __init__(self, difficulty: str = "L1", num_init_examples: int = 2, seed: int | None = None,
                  judge: str | None = None, db: str | None = None, **game_options: Scalar) -> None:
@@ -58,6 +63,7 @@ class _GuessTheRuleGame:
             raise GuessRuleError(str(err)) from None
         self._seed = seed
         self._judge = judge or DEFAULT_MODEL
+        self._bindings: dict[str, str] = {}
         self._db = db
         self._uuid: str | None = None
 
@@ -68,13 +74,24 @@ class _GuessTheRuleGame:
     def create_game_instance(self) -> str:
         """Start a new game (a stored match; its first examples are turn 1) and return its uuid."""
         seed = self._seed if self._seed is not None else secrets.randbelow(2**31)
-        spec = self._game.new_spec(self._level, seed, match_rng(seed), options=self._options)
-        role = RoleAssignment(role=JUDGE, player_kind=SCRIPTED) if self._judge == SCRIPTED else \
-            RoleAssignment(role=JUDGE, player_kind="llm", model=self._judge)
+        try:
+            spec = self._game.new_spec(self._level, seed, match_rng(seed), options=self._options)
+        except ConfigError as err:
+            raise GuessRuleError(str(err)) from None
+        roles = tuple(_assignment(role, binding) for role, binding in ((JUDGE, self._judge), *self._bindings.items()))
         with Store.open(self._db) as store:
-            self._uuid = store.create_match(spec=spec, roles=(role,), seats=(
+            self._uuid = store.create_match(spec=spec, roles=roles, seats=(
                 SeatAssignment(seat=PLAYER, player_kind="human", evaluated=True),))
+            self._advance_roles(store)
         return self._uuid
+
+    def _advance_roles(self, store: Store) -> None:
+        """Let the roles move (a game master preparing examples, the judge) until the player is to move; a match
+        the roles could not carry on (aborted) is a ``GuessRuleError`` with the reason."""
+        asyncio.run(self._roles_step(store))
+        outcome = self._record(store).outcome
+        if outcome is not None and outcome.status == "aborted":
+            raise GuessRuleError(f"game {self._uuid} was aborted: {outcome.reason}")
 
     def _record(self, store: Store) -> MatchRecord:
         if self._uuid is None:
@@ -106,6 +123,7 @@ class _GuessTheRuleGame:
         with Store.open(self._db) as store:
             before = self._state(store).shown
             self._submit(store, f"MORE: {int(n)}")
+            self._advance_roles(store)
             state = self._state(store)
         return self._game.example_data(state.rule, before, state.shown)
 
@@ -122,11 +140,11 @@ class _GuessTheRuleGame:
         with Store.open(self._db) as store:
             self._submit(store, f"GUESS: {guess}")
             self._submit(store, answers)
-            asyncio.run(self._judge_step(store))
+            self._advance_roles(store)
             last = self._state(store).guesses[-1]
         return last.verdict == "yes"
 
-    async def _judge_step(self, store: Store) -> None:
+    async def _roles_step(self, store: Store) -> None:
         record = self._record(store)
         async with ModelHub() as hub:
             players = build_players(self._game, record.spec, record.seats, record.roles, hub.get,
@@ -170,7 +188,8 @@ class _GuessTheRuleGame:
         if record.game != cls.game_id:
             raise GuessRuleError(f"game {uuid} is {record.game}, not {cls.game_id}")
         judge = next((role.model or role.player_kind for role in record.roles if role.role == JUDGE), None)
-        loaded = cls(difficulty=f"L{record.level}", db=db, judge=judge, seed=record.seed,
+        bound = {role.role: role.model or role.player_kind for role in record.roles if role.role in cls.other_roles}
+        loaded = cls(difficulty=f"L{record.level}", db=db, judge=judge, seed=record.seed, **bound,
                      **{key: value for key, value in record.spec.params.items()
                         if key in {option.name for option in cls._options_of()}})
         loaded._uuid = uuid
@@ -179,6 +198,12 @@ class _GuessTheRuleGame:
     @classmethod
     def _options_of(cls) -> Sequence[Any]:
         return default_registry().get(cls.game_id).options
+
+
+def _assignment(role: str, binding: str) -> RoleAssignment:
+    if binding == SCRIPTED:
+        return RoleAssignment(role=role, player_kind=SCRIPTED)
+    return RoleAssignment(role=role, player_kind="llm", model=DEFAULT_MODEL if binding == LOCAL else binding)
 
 
 class StaticGoingOnAPicnic(_GuessTheRuleGame):
@@ -191,3 +216,20 @@ class CodeFunctionsPicnic(_GuessTheRuleGame):
 
 class MathGuessTheRuleGame(_GuessTheRuleGame):
     game_id: ClassVar[str] = "math"
+
+
+class DynamicGoingOnAPicnic(_GuessTheRuleGame):
+    """Dynamic Picnic: a game master (``game_master``, default the local model) invents the rule and its items
+    when the game is created and whenever more are asked for, a validator (``validator``, default the game
+    master's binding) checks them. A game the game master cannot set up raises ``GuessRuleError`` with the reason.
+    Game options: ``rules='bank'`` with ``bank=FILE`` (and ``bank_rule=ID``) plays a banked rule."""
+
+    game_id: ClassVar[str] = "dynamic_picnic"
+    other_roles: ClassVar[tuple[str, ...]] = ("game_master", "validator")
+
+    def __init__(self, difficulty: str = "L1", num_init_examples: int = 2, seed: int | None = None,
+                 judge: str | None = None, db: str | None = None, *, game_master: str | None = None,
+                 validator: str | None = None, **game_options: Scalar) -> None:
+        super().__init__(difficulty, num_init_examples, seed, judge, db, **game_options)
+        master = game_master or DEFAULT_MODEL
+        self._bindings = {"game_master": master, "validator": validator or master}
