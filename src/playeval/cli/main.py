@@ -12,6 +12,7 @@ from playeval.cli import (
     play_cmd,
     report_cmd,
     results_cmd,
+    rule_bank_cmd,
     run_cmd,
     serve_cmd,
 )
@@ -33,6 +34,7 @@ export_cmd.register(app)
 analyze_cmd.register(app)
 report_cmd.register(app)
 serve_cmd.register(app)
+rule_bank_cmd.register(app)
 
 
 def main() -> None:
