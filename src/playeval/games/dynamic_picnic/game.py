@@ -8,7 +8,10 @@ game master's part (``master``: write a rule, classify it, generate items, valid
 turn 1 and again whenever the player asks for more than has been validated; the rest is the shared guess-the-rule
 flow (``GuessRuleGame``), with the rule-application check on ten held-out items generated and validated like the
 examples but never shown. When the game master's part fails (no rule at the level, too few valid items) the match
-is aborted with the reason: nobody is scored. With ``rules=bank`` the spec holds a banked rule and its items
+is aborted with the reason: nobody is scored. A rule the classifier rates at another level is replaced, three at
+most (``level_check=strict``, the default); ``level_check=record`` keeps the first rule and records its rating, for a
+classifier too weak to confirm levels (the local 1.5B model rated every rule L2 or L3 when L1 was asked). With
+``rules=bank`` the spec holds a banked rule and its items
 (``bank``), and no game-master ask is made.
 
 Both roles default to the local model; ``--role game_master=M --role validator=M`` binds them (a stronger
