@@ -15,6 +15,7 @@ from playeval.guess_rule.writing import (
     draft_messages,
     read_code_draft,
     read_verdict,
+    seeded_hint,
 )
 
 HEADER = "def rule("
@@ -77,3 +78,12 @@ async def test_the_executor_runs_its_check_on_the_draft_the_ask_carries() -> Non
     assert seen == [{"code": "def rule(word): ...", "statement": "s"}]
     stray = Ask(role="code_executor", kind="check", display="", instructions="", messages=(system("x"), user("hi")))
     assert read_verdict((await executor.act(stray)).text)["reason"] == "not_a_draft"
+
+
+def test_each_draft_is_asked_with_its_own_seeded_hint() -> None:
+    drafts = (Draft(text="RULE: a", verdict="rejected", reason="too rare"),)
+    messages = draft_messages("sys", "write one", drafts, ("Hint 0.", "Hint 1."))
+    assert messages[1].content == "write one\nHint 0." and messages[3].content.endswith("\nHint 1.")
+    choices = [f"idea {n}" for n in range(20)]
+    assert seeded_hint(7, "math", 0, choices) == seeded_hint(7, "math", 0, choices)
+    assert len({seeded_hint(seed, "math", 0, choices) for seed in range(10)}) > 3

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -30,6 +31,7 @@ from playeval.core.ask import Ask, OutputConstraint, Reply
 from playeval.core.errors import FormatError
 from playeval.core.info import RoleInfo
 from playeval.core.messages import Message, assistant, system, user
+from playeval.core.rng import derive_seed
 
 GAME_MASTER = "game_master"
 CODE_EXECUTOR = "code_executor"
@@ -37,6 +39,8 @@ GENERATED = "generated"
 """The value of a game's ``rules`` option that starts a match with the rule-writing phase."""
 MAX_CODE_CHARS = 4000
 MAX_STATEMENT_CHARS = 300
+GRAMMAR_STATEMENT_CHARS = 160
+"""The longest ``RULE:`` line the grammar admits (a small model decoded greedily can loop on a long one)."""
 REJECTED = ("Your rule was rejected: {reason}\nWrite a different rule of the same kind, in the same format.")
 
 _FENCE = re.compile(r"```[A-Za-z0-9_+-]*[ \t]*\n(?P<code>.*?)(?:```|\Z)", re.DOTALL)
@@ -63,20 +67,32 @@ class Draft:
     reason: str = ""
 
 
-def draft_messages(system_text: str, request: str, drafts: Sequence[Draft]) -> tuple[Message, ...]:
-    """The game master's conversation: its instructions, then each rejected draft with the reason."""
-    messages: list[Message] = [system(system_text), user(request)]
-    for draft in drafts:
+def draft_messages(system_text: str, request: str, drafts: Sequence[Draft],
+                   hints: Sequence[str] = ()) -> tuple[Message, ...]:
+    """The game master's conversation: its instructions, then each rejected draft with the reason. ``hints[k]``,
+    when given, ends the request for draft ``k`` (a role decodes greedily: without a new hint it tends to write
+    the rejected rule again, and every match of a level would get the same rule)."""
+    def hinted(text: str, attempt: int) -> str:
+        return f"{text}\n{hints[attempt]}" if attempt < len(hints) else text
+
+    messages: list[Message] = [system(system_text), user(hinted(request, 0))]
+    for attempt, draft in enumerate(drafts, start=1):
         if draft.verdict == "rejected":
             messages.append(assistant(draft.text))
-            messages.append(user(REJECTED.format(reason=draft.reason)))
+            messages.append(user(hinted(REJECTED.format(reason=draft.reason), attempt)))
     return tuple(messages)
 
 
-def code_draft_ask(system_text: str, request: str, drafts: Sequence[Draft], grammar: str) -> Ask:
+def seeded_hint(seed: int, game: str, attempt: int, hints: Sequence[str]) -> str:
+    """One of ``hints`` for a match's ``attempt``-th draft, drawn from the match's seed (replayable)."""
+    return random.Random(derive_seed(seed, game, "rule hint", attempt)).choice(list(hints))
+
+
+def code_draft_ask(system_text: str, request: str, drafts: Sequence[Draft], grammar: str,
+                   hints: Sequence[str] = ()) -> Ask:
     """The ``game_master``'s ask for a draft of code (``draft_messages``), loosely constrained by ``grammar``."""
     return Ask(role=GAME_MASTER, kind="draft", display=request, instructions="RULE: <words>, then the code",
-               messages=draft_messages(system_text, request, drafts), max_tokens=400,
+               messages=draft_messages(system_text, request, drafts, hints), max_tokens=400,
                constraint=OutputConstraint(grammar=grammar), max_chars=MAX_CODE_CHARS)
 
 
@@ -125,7 +141,7 @@ def code_grammar(header: str, fields: Sequence[tuple[str, str]] = ()) -> str:
     ```python block that starts with ``header`` and whose body is any text without a backtick."""
     escaped = header.replace("\\", "\\\\").replace('"', '\\"')
     lines = "".join(f' "{name}: " {expression} "\\n"' for name, expression in fields)
-    return (f'root ::= "RULE: " [^\\n`]{{5,{MAX_STATEMENT_CHARS}}} "\\n"{lines} "```python\\n{escaped}\\n" '
+    return (f'root ::= "RULE: " [^\\n`]{{5,{GRAMMAR_STATEMENT_CHARS}}} "\\n"{lines} "```python\\n{escaped}\\n" '
             'body "```"\nbody ::= [^`]+\n')
 
 

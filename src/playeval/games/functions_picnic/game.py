@@ -46,6 +46,7 @@ from playeval.guess_rule.writing import (
     code_draft_ask,
     code_grammar,
     read_code_draft,
+    seeded_hint,
 )
 
 HELD_OUT = 10
@@ -116,7 +117,16 @@ class FunctionsPicnic(ListedRuleGame):
     def draft_ask(self, state: GuessState) -> Ask:
         request = prompts.GAME_MASTER_REQUEST.format(kind=prompts.LEVEL_KINDS[state.spec.level],
                                                      conventions=CONVENTIONS)
-        return code_draft_ask(prompts.GAME_MASTER_SYSTEM, request, state.drafts, code_grammar(HEADER))
+        return code_draft_ask(prompts.GAME_MASTER_SYSTEM, request, state.drafts, code_grammar(HEADER),
+                              [self._hint(state.spec, attempt) for attempt in range(len(state.drafts) + 1)])
+
+    def _hint(self, spec: MatchSpec, attempt: int) -> str:
+        """The idea the game master is pointed to for its ``attempt``-th draft, drawn from the match's seed."""
+        idea = seeded_hint(spec.seed, self.id, attempt, prompts.LEVEL_HINTS[spec.level])
+        rng = random.Random(derive_seed(spec.seed, self.id, "hint letters", attempt))
+        a, b = rng.sample(prompts.HINT_LETTERS, 2)
+        p, q = sorted(rng.sample(range(2, 6), 2))
+        return prompts.HINT.format(idea=idea.format(a=a, b=b, p=p, q=q))
 
     def read_draft(self, state: GuessState, ask: Ask, text: str) -> dict[str, Any]:
         return read_code_draft(text, "def rule(")

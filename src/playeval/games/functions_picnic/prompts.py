@@ -43,6 +43,25 @@ LEVEL_KINDS: dict[int, str] = {
 GAME_MASTER_REQUEST = ("Invent a new rule of this kind: {kind}. The rule must be true for between 15 and 85 percent "
                        "of common English words, and it should not be one of the most obvious rules of its kind. "
                        "{conventions}\n\nReply in exactly this format: a line 'RULE: <the rule in words, precise "
-                       "enough to apply to any word>', then the function in a ```python block:\n"
+                       "enough to apply to any word, in one sentence>', then the function in a ```python block:\n"
                        "RULE: words that ...\n```python\ndef rule(word):\n    return ...\n```\n"
                        "The function takes one lowercase word and returns True or False.")
+
+LEVEL_HINTS: dict[int, tuple[str, ...]] = {
+    1: ("how many letters the word has", "what the first letter of the word is", "what the last letter is",
+        "whether the word contains the letter '{a}'", "how many vowels the word has",
+        "how many consonants the word has", "whether the word has a letter written twice in a row",
+        "how many times the letter '{a}' appears"),
+    2: ("the number of letters together with the letter '{a}'", "the first letter together with the number of vowels",
+        "the last letter together with the number of letters", "the letter '{a}' together with the letter '{b}'",
+        "the number of vowels together with the number of consonants",
+        "the first letter together with the letter '{a}' somewhere in the word"),
+    3: ("which letter stands at position {p}", "the first letter compared with the last one in the alphabet",
+        "two neighbouring letters in alphabetical order", "a letter that appears twice, anywhere in the word",
+        "the second letter compared with the second-to-last", "whether '{a}' comes before '{b}' in the word",
+        "whether the letters at positions {p} and {q} are both vowels or both consonants"),
+}
+"""Ideas a game master is pointed to, one drawn per draft from the match's seed ({a}, {b}: letters; {p}, {q}:
+positions), so that greedy decoding does not give every match the same rule."""
+HINT_LETTERS = "rstlnmcdpbghaeio"
+HINT = "For this rule, build on {idea}."

@@ -45,3 +45,16 @@ GAME_MASTER_REQUEST = ("Invent a new rule of this kind: {kind}.\nThe function ge
                        "this format: a line 'RULE: <the rule in words>', a line 'START: <the start value, a whole "
                        "number>', then the function in a ```python block:\nRULE: each value is ...\nSTART: 3\n"
                        "```python\ndef generate_next(current_value, index):\n    return ...\n```")
+
+LEVEL_HINTS: dict[int, tuple[str, ...]] = {
+    1: ("add a number of your choice", "subtract a number of your choice", "multiply by a number of your choice",
+        "divide by a number of your choice (choose the start so that every division comes out even)"),
+    2: ("multiply by a negative number", ("divide by a negative number (choose the start so that every division "
+        "comes out even)"), "multiply by a negative number, then add a number"),
+    3: ("multiply at even indices and add at odd ones", "add at even indices and multiply at odd ones",
+        "add at even indices and subtract at odd ones", "subtract at even indices and multiply at odd ones",
+        "multiply at even indices and subtract at odd ones"),
+}
+"""Ideas a game master is pointed to, one drawn per draft from the match's seed, so that greedy decoding does not
+give every match the same rule."""
+HINT = "For this rule: {idea}."

@@ -44,6 +44,7 @@ from playeval.guess_rule.writing import (
     Draft,
     code_draft_ask,
     code_grammar,
+    seeded_hint,
 )
 
 PROCEDURAL = "procedural"
@@ -124,8 +125,11 @@ class MathGame(GuessRuleGame):
     def draft_ask(self, state: GuessState) -> Ask:
         request = prompts.GAME_MASTER_REQUEST.format(kind=prompts.LEVEL_KINDS[state.spec.level],
                                                      length=SEQUENCE_LENGTH, limit=f"{MAX_ABS:,}")
+        hints = [prompts.HINT.format(idea=seeded_hint(state.spec.seed, self.id, attempt,
+                                                      prompts.LEVEL_HINTS[state.spec.level]))
+                 for attempt in range(len(state.drafts) + 1)]
         return code_draft_ask(prompts.GAME_MASTER_SYSTEM, request, state.drafts,
-                              code_grammar(HEADER, (("START", START_GRAMMAR),)))
+                              code_grammar(HEADER, (("START", START_GRAMMAR),)), hints)
 
     def read_draft(self, state: GuessState, ask: Ask, text: str) -> dict[str, Any]:
         return read_math_draft(text)
