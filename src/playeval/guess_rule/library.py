@@ -29,6 +29,7 @@ from playeval.core.registry import default_registry
 from playeval.core.rng import match_rng
 from playeval.engine import advance, build_players, ended, state_from_events, submit
 from playeval.guess_rule.base import JUDGE, PLAYER, SKIP, Guess, GuessRuleGame, GuessState, More
+from playeval.guess_rule.writing import CODE_EXECUTOR, GAME_MASTER
 from playeval.models import DEFAULT_MODEL, ModelHub
 from playeval.store import MatchRecord, Store
 
@@ -170,10 +171,11 @@ class _GuessTheRuleGame:
         started: datetime = records[0].created_at
         summary: dict[str, Any] = {
             "uuid": record.id, "game": self.game_id, "difficulty": f"L{record.level}", "status": status,
-            "turns_taken": state.turns, "examples_seen": self._game.example_data(state.rule, 0, state.shown),
+            "turns_taken": state.turns,
+            "examples_seen": {} if state.rule is None else self._game.example_data(state.rule, 0, state.shown),
             "duration_s": (records[-1].created_at - started).total_seconds(), "history": history,
             "check_accuracy": self._game.accuracy(state)}
-        if include_rule:
+        if include_rule and state.rule is not None:
             summary["rule"] = self._game.statement(state.rule)
         return summary
 
@@ -210,11 +212,25 @@ class StaticGoingOnAPicnic(_GuessTheRuleGame):
     game_id: ClassVar[str] = "static_picnic"
 
 
-class CodeFunctionsPicnic(_GuessTheRuleGame):
+class _WrittenRuleGame(_GuessTheRuleGame):
+    """A game whose rule a game master may write as code (game option ``rules="generated"``): ``game_master``
+    (default the local model) writes it when the game is created, ``code_executor`` (default ``scripted``, the
+    sandbox) checks it; a game master whose rules are all rejected raises ``GuessRuleError`` with the reason."""
+
+    other_roles: ClassVar[tuple[str, ...]] = (GAME_MASTER, CODE_EXECUTOR)
+
+    def __init__(self, difficulty: str = "L1", num_init_examples: int = 2, seed: int | None = None,
+                 judge: str | None = None, db: str | None = None, *, game_master: str | None = None,
+                 code_executor: str | None = None, **game_options: Scalar) -> None:
+        super().__init__(difficulty, num_init_examples, seed, judge, db, **game_options)
+        self._bindings = {GAME_MASTER: game_master or DEFAULT_MODEL, CODE_EXECUTOR: code_executor or SCRIPTED}
+
+
+class CodeFunctionsPicnic(_WrittenRuleGame):
     game_id: ClassVar[str] = "functions_picnic"
 
 
-class MathGuessTheRuleGame(_GuessTheRuleGame):
+class MathGuessTheRuleGame(_WrittenRuleGame):
     game_id: ClassVar[str] = "math"
 
 
