@@ -1,7 +1,7 @@
 """The arena in a real browser: Debian's Chromium driven by Playwright against a real server.
 
-One server (uvicorn in a subprocess, on a free 127.0.0.1 port, a fresh SQLite database, ``mock/player`` as the
-only model, a small ``PLAYEVAL_MOCK_DELAY`` so the "thinking" state can be seen) serves the whole module. Each
+One server (``browser_kit``: uvicorn in a subprocess, a fresh SQLite database, ``mock/player`` as the only model,
+a small ``PLAYEVAL_MOCK_DELAY`` so the "thinking" state can be seen) serves the whole module. Each
 game is played to the end through the pages the way a person would: typing the secret into the form the page
 builds from the game's declared inputs, clicking answers, writing clues (one refused, before it is sent, by the
 server's dry run of the game's rules, for saying the word), answering questions, reloading mid-game, filling in
@@ -16,238 +16,29 @@ CI (``CI`` set), where a missing browser is a failure.
 from __future__ import annotations
 
 import json
-import os
 import re
-import shutil
-import socket
-import subprocess
-import sys
-import time
-import urllib.error
-import urllib.request
-from collections.abc import Iterator
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any
 
 import pytest
+from browser_kit import (
+    MODEL,
+    TIMEOUT_MS,
+    Session,
+    arena,
+    browser,
+    match_id_of,
+    phone,
+    see_thinking,
+    session,
+    transcript_of,
+    wait_for_turn,
+)
+from playwright.sync_api import Page, expect
 
 from playeval.core.registry import default_registry
 from playeval.games.taboo.words import find_word, word_forms
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-MODEL = "mock/player"
-MOCK_DELAY = "0.6"
-TIMEOUT_MS = 15_000
-
-if not CHROMIUM.exists():
-    if os.environ.get("CI"):
-        pytest.fail(f"{CHROMIUM} is missing; CI must install Debian's chromium package", pytrace=False)
-    pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium); browser tests skipped",
-                allow_module_level=True)
-
-from playwright.sync_api import Browser, ConsoleMessage, Page, Request, expect, sync_playwright  # noqa: E402
-
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
-
-_SERVER = """
-import sys
-import uvicorn
-from playeval.web import ArenaSettings, create_app
-
-db_url, port = sys.argv[1], int(sys.argv[2])
-app = create_app(ArenaSettings(db=db_url, models=("mock/player",), use_cache=False))
-uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", access_log=False)
-"""
-
-
-# ---- the server ---------------------------------------------------------------------------------------------
-
-
-@dataclass
-class Arena:
-    url: str
-    shots: list[Path]
-    surveys_sent: int = 0
-    played: dict[str, str] = field(default_factory=dict)
-    """game id -> the id of a finished match of it, for the replay checks."""
-
-
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def _wait_until_up(url: str, process: subprocess.Popen[bytes], log: Path) -> None:
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"the arena server exited with {process.returncode}:\n{log.read_text()[-3000:]}")
-        try:
-            with urllib.request.urlopen(url + "/api/games", timeout=2) as response:
-                if response.status == 200:
-                    return
-        except (urllib.error.URLError, ConnectionError, TimeoutError):
-            time.sleep(0.1)
-    raise RuntimeError(f"the arena server did not answer within 30 s:\n{log.read_text()[-3000:]}")
-
-
-@pytest.fixture(scope="module")
-def arena(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Arena]:
-    root = tmp_path_factory.mktemp("arena")
-    port = _free_port()
-    log = root / "server.log"
-    env = {
-        **os.environ,
-        "PLAYEVAL_HOME": str(root / "home"),
-        "PLAYEVAL_CACHE_DIR": str(root / "cache"),
-        "PLAYEVAL_MOCK_DELAY": MOCK_DELAY,
-    }
-    for key in ("PLAYEVAL_DB", "OPENAI_API_KEY", "ANTHROPIC_API_KEY", "OPENAI_BASE_URL"):
-        env.pop(key, None)
-    with log.open("wb") as out:
-        process = subprocess.Popen([sys.executable, "-c", _SERVER, f"sqlite:///{root / 'arena.db'}", str(port)],
-                                   env=env, stdout=out, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        _wait_until_up(url, process, log)
-        yield Arena(url=url, shots=_screenshot_dirs(root))
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-
-
-def _screenshot_dirs(root: Path) -> list[Path]:
-    dirs = [root / "screenshots"]
-    extra = os.environ.get("PLAYEVAL_SCREENSHOT_DIR")
-    if extra:
-        dirs.append(Path(extra))
-    for directory in dirs:
-        directory.mkdir(parents=True, exist_ok=True)
-    return dirs
-
-
-# ---- the browser ---------------------------------------------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
-        try:
-            yield launched
-        finally:
-            launched.close()
-
-
-@dataclass
-class Watcher:
-    """Console errors and uncaught exceptions of a page, and the moves it sent."""
-
-    errors: list[str] = field(default_factory=list)
-    allowed: list[re.Pattern[str]] = field(default_factory=list)
-    moves: list[str] = field(default_factory=list)
-    checks: list[str] = field(default_factory=list)
-
-    def console(self, message: ConsoleMessage) -> None:
-        if message.type == "error":
-            self.errors.append(f"console: {message.text} ({message.location.get('url', '')})")
-
-    def page_error(self, error: Exception) -> None:
-        self.errors.append(f"page error: {error}")
-
-    def request(self, request: Request) -> None:
-        if request.method == "POST" and request.url.endswith("/moves"):
-            self.moves.append(request.post_data or "")
-        if request.method == "POST" and request.url.endswith("/check"):
-            self.checks.append(request.post_data or "")
-
-    def unexpected(self) -> list[str]:
-        return [error for error in self.errors if not any(pattern.search(error) for pattern in self.allowed)]
-
-
-@dataclass
-class Session:
-    page: Page
-    watcher: Watcher
-    arena: Arena
-
-    def go(self, path: str) -> None:
-        self.page.goto(self.arena.url + path)
-
-    def shot(self, name: str) -> None:
-        first = self.arena.shots[0] / f"{name}.png"
-        self.page.screenshot(path=str(first), full_page=True)
-        for directory in self.arena.shots[1:]:
-            shutil.copyfile(first, directory / first.name)
-
-
-def _open(browser: Browser, arena: Arena, **context_options: Any) -> Iterator[Session]:
-    context = browser.new_context(**context_options)
-    context.set_default_timeout(TIMEOUT_MS)
-    page = context.new_page()
-    watcher = Watcher()
-    page.on("console", watcher.console)
-    page.on("pageerror", watcher.page_error)
-    page.on("request", watcher.request)
-    try:
-        yield Session(page=page, watcher=watcher, arena=arena)
-    finally:
-        context.close()
-    assert watcher.unexpected() == [], "the pages logged errors:\n" + "\n".join(watcher.unexpected())
-
-
-@pytest.fixture
-def session(browser: Browser, arena: Arena) -> Iterator[Session]:
-    yield from _open(browser, arena, viewport={"width": 1280, "height": 900})
-
-
-@pytest.fixture
-def phone(browser: Browser, arena: Arena) -> Iterator[Session]:
-    yield from _open(browser, arena, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
-                     device_scale_factor=2)
-
-
-# ---- helpers -----------------------------------------------------------------------------------------------------
-
-
-def _match_id(page: Page) -> str:
-    found = re.search(r"/matches/([^/?#]+)$", page.url)
-    assert found, page.url
-    return found.group(1)
-
-
-def _wait_for_turn(page: Page, lines: int) -> None:
-    """Wait until the transcript has ``lines`` lines and the person is to move."""
-    expect(page.locator("#transcript .msg")).to_have_count(lines, timeout=TIMEOUT_MS)
-    expect(page.locator("#status")).to_have_attribute("data-status", "your_turn", timeout=TIMEOUT_MS)
-    expect(page.locator("#turn")).to_be_visible()
-
-
-def _see_thinking(page: Page) -> None:
-    """The model's move is in progress: the page says so and offers no input."""
-    expect(page.locator("#status")).to_have_attribute("data-status", "thinking", timeout=TIMEOUT_MS)
-    expect(page.locator("#status-text")).to_have_text("The model is thinking…")
-    expect(page.locator("#turn")).to_be_hidden()
-
-
-def _transcript(page: Page) -> list[str]:
-    return page.locator("#transcript .msg-text").all_text_contents()
+__all__ = ["arena", "browser", "phone", "session"]  # the fixtures this module uses, from browser_kit
 
 
 def _answer_survey(page: Page, enjoyment: int, satisfaction: int, frequency: int) -> None:
@@ -302,36 +93,36 @@ def test_akinator_whole_game(session: Session) -> None:
     session.shot("01-akinator-setup")
     page.locator("#start").click()
     page.wait_for_url(re.compile(r"/matches/"))
-    match_id = _match_id(page)
+    match_id = match_id_of(page)
 
-    _see_thinking(page)
+    see_thinking(page)
     session.shot("02-akinator-thinking")
     expect(page.locator("#secrets .secret-value")).to_have_text("a tabby cat")
     expect(page.locator("#secrets .secret-label")).to_have_text("Your secret object")
-    _wait_for_turn(page, 1)
+    wait_for_turn(page, 1)
     expect(page.locator("#choices button")).to_have_text(["Yes", "No", "Probably yes", "Probably no", "Don't know"])
     expect(page.locator("#turn-display")).to_contain_text("Question 1:")
     # focus moves to the first answer: Enter answers "Yes" without touching the mouse
     expect(page.locator("#choices button").first).to_be_focused()
     session.shot("03-akinator-question")
     page.keyboard.press("Enter")
-    _see_thinking(page)
-    _wait_for_turn(page, 3)
+    see_thinking(page)
+    wait_for_turn(page, 3)
     expect(page.locator("#turn-display")).to_contain_text("Question 2:")
     page.get_by_role("button", name="Probably no", exact=True).click()
-    _wait_for_turn(page, 5)
-    before = _transcript(page)
+    wait_for_turn(page, 5)
+    before = transcript_of(page)
     assert before[1] == "Yes" and before[3] == "Probably no" and before[4].startswith("Question 3:")
 
     # a reload mid-game resumes where it was: same transcript, same turn, secret still shown to its owner
     page.reload()
-    _wait_for_turn(page, 5)
-    assert _transcript(page) == before
+    wait_for_turn(page, 5)
+    assert transcript_of(page) == before
     expect(page.locator("#secrets .secret-value")).to_have_text("a tabby cat")
     expect(page.locator("#turn-display")).to_contain_text("Question 3:")
     page.keyboard.press("2")  # the number keys pick an answer: 2 is "No"
-    _wait_for_turn(page, 7)
-    assert _transcript(page)[5] == "No"
+    wait_for_turn(page, 7)
+    assert transcript_of(page)[5] == "No"
 
     # turn 4 is a guess the rules cannot confirm: the game's judge role, bound to the person's seat, asks them
     expect(page.locator("#turn-heading")).to_have_text("Your turn, as the judge")
@@ -358,8 +149,8 @@ def test_taboo_whole_game(phone: Session) -> None:
     phone.shot("10-taboo-setup-phone")
     page.locator("#start").click()
     page.wait_for_url(re.compile(r"/matches/"))
-    match_id = _match_id(page)
-    _wait_for_turn(page, 0)
+    match_id = match_id_of(page)
+    wait_for_turn(page, 0)
 
     # a random opponent stays anonymous until the end
     expect(page.locator("#seats")).to_contain_text("Model (hidden until the end)")
@@ -404,13 +195,13 @@ def test_taboo_whole_game(phone: Session) -> None:
         textarea.press("Enter")
         rounds += 1
         if rounds == 1:
-            _see_thinking(page)
+            see_thinking(page)
             phone.shot("12-taboo-thinking-phone")
         expect(page.locator("#transcript .msg")).to_have_count(2 * rounds, timeout=TIMEOUT_MS)
         expect(page.locator("#status")).to_have_attribute("data-status", re.compile(r"^(your_turn|finished)$"))
         if page.locator("#status").get_attribute("data-status") == "finished":
             break
-        _wait_for_turn(page, 2 * rounds)
+        wait_for_turn(page, 2 * rounds)
         expect(textarea).to_be_focused()
         expect(textarea).to_have_value("")
     sent = [json.loads(move)["text"] for move in phone.watcher.moves]
@@ -439,12 +230,12 @@ def test_bluffing_whole_game(session: Session) -> None:
     session.shot("20-bluffing-setup")
     page.locator("#start").click()
     page.wait_for_url(re.compile(r"/matches/"))
-    match_id = _match_id(page)
+    match_id = match_id_of(page)
     expect(page.locator("#secrets .secret-value")).to_have_text("false")
     expect(page.locator("#secrets .secret-label")).to_have_text("Your statement is")
     expect(page.locator("#transcript .msg-text").first).to_have_text("I have climbed Mount Kilimanjaro twice.")
 
-    _wait_for_turn(page, 2)
+    wait_for_turn(page, 2)
     textarea = page.locator("#move-text")
     expect(textarea).to_be_focused()
     expect(page.locator("#turn-display")).to_contain_text("Question 1:")
@@ -460,9 +251,9 @@ def test_bluffing_whole_game(session: Session) -> None:
     session.shot("21-bluffing-rejected")
     textarea.fill("The first time was in 2019, with my cousin.")
     textarea.press("Enter")
-    _see_thinking(page)
+    see_thinking(page)
     expect(page.locator("#local-error")).to_be_hidden()
-    _wait_for_turn(page, 4)
+    wait_for_turn(page, 4)
     expect(page.locator("#turn-display")).to_contain_text("Question 2:")
     textarea.fill("Just the two of us and a guide called Baraka.")
     session.shot("22-bluffing-answer")
@@ -485,8 +276,8 @@ def test_giving_up_and_unknown_games(session: Session) -> None:
     page.locator("#input-secret").fill("a lighthouse")
     page.locator("#input-secret").press("Enter")  # Enter submits the set-up form
     page.wait_for_url(re.compile(r"/matches/"))
-    match_id = _match_id(page)
-    _wait_for_turn(page, 1)
+    match_id = match_id_of(page)
+    wait_for_turn(page, 1)
     expect(page.locator("#abandon")).to_have_text("Leave this game")
     page.locator("#abandon").click()
     expect(page.locator("#abandon-question")).to_have_text("Really leave? The game ends here.")
@@ -518,7 +309,7 @@ def test_watch_a_model_match(session: Session) -> None:
     session.shot("30-watch-form")
     page.locator("#watch-start").click()
     page.wait_for_url(re.compile(r"/matches/"))
-    match_id = _match_id(page)
+    match_id = match_id_of(page)
     expect(page.locator("#match-mode")).to_contain_text("Model vs model")
     expect(page.locator("#status")).to_have_attribute("data-status", "watching")
     session.shot("31-watch-live")
@@ -526,7 +317,7 @@ def test_watch_a_model_match(session: Session) -> None:
     expect(page.locator("#turn")).to_be_hidden()
     expect(page.locator("#survey")).to_be_hidden()
     expect(page.locator("#replay")).to_be_visible()
-    assert len(_transcript(page)) >= 5  # statement, two questions and answers, verdict
+    assert len(transcript_of(page)) >= 5  # statement, two questions and answers, verdict
     session.shot("32-watch-finished")
 
     session.go("/watch")

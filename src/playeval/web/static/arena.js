@@ -162,6 +162,8 @@
         field.value = String(option.default);
       } else if (typeof option.default === "boolean") {
         field = el("input", { attrs: { id, type: "checkbox", checked: option.default } });
+      } else if (typeof option.default === "string") {
+        field = el("input", { attrs: { id, type: "text", value: option.default, autocomplete: "off" } });
       } else {
         const whole = Number.isInteger(option.default);
         field = el("input", { attrs: { id, type: "number", value: option.default, min: option.minimum, max: option.maximum, step: whole ? 1 : "any" } });

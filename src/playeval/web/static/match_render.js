@@ -36,8 +36,9 @@
   function renderHeader(view) {
     $("match-title").textContent = view.title || gameName(view.game);
     const finished = view.status === "finished";
-    let mode = view.mode === "watch" ? "Model vs model" : view.you ? "You are playing" : "People and models";
-    if (finished) mode = view.mode === "watch" ? "Model vs model · finished" : view.you ? "Your game · finished" : "Finished game";
+    const watched = (view.seats || []).length === 1 ? "A model playing" : "Model vs model";
+    let mode = view.mode === "watch" ? watched : view.you ? "You are playing" : "People and models";
+    if (finished) mode = view.mode === "watch" ? `${watched} · finished` : view.you ? "Your game · finished" : "Finished game";
     $("match-mode").textContent = mode;
     $("match-level").textContent = `Level ${view.level}`;
     const seats = $("seats");
@@ -169,6 +170,11 @@
       return [out.length ? `The ${out.join(" and ")} forfeited` : "The game ended with a forfeit", "neutral"];
     }
     const team = outcome.winning_team;
+    const results = outcome.results || [];
+    if (!team && !outcome.winners.length && results.length === 1) {  // a game of one seat, not won: no draw
+      if (outcome.you_won === false) return ["Not this time", "loss"];
+      return [`The ${seatName(results[0].seat).toLowerCase()} (${holder(seatOf(view, results[0].seat))}) did not win`, "neutral"];
+    }
     if (!team && !outcome.winners.length) return ["Nobody won: a draw", "neutral"];
     if (outcome.you_won === true) return [team ? "Your team won!" : "You won!", "win"];
     if (outcome.you_won === false) {
