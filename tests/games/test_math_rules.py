@@ -183,6 +183,27 @@ def test_the_held_out_values_come_from_another_start() -> None:
     assert not {value for value, _, _ in pairs} <= shown
 
 
+@pytest.mark.parametrize("level", [1, 2, 3])
+def test_no_check_answer_can_be_read_off_another_check_item(level: int) -> None:
+    for seed in range(40):
+        rule = draw_rule(level, random.Random(seed))
+        triples = held_out(rule) or []
+        assert [index for _, index, _ in triples] == list(range(HELD_OUT))  # both parities are asked
+        # each item from its own sequence: an answer is never the next line's value (small additive rules may
+        # still meet another item's value by chance, which tells nothing about where)
+        assert all(triples[i][2] != triples[i + 1][0] for i in range(HELD_OUT - 1)), (rule, triples)
+        assert all(rule.next_value(value, index) == following for value, index, following in triples)
+
+
+def test_a_rule_recorded_before_the_spread_check_keeps_its_consecutive_items() -> None:
+    rule = draw_rule(1, random.Random(2))
+    assert rule.spread_check and MathRule.from_setup(rule.to_setup()) == rule
+    legacy = {key: value for key, value in rule.to_setup().items() if key != "check"}
+    old = MathRule.from_setup(legacy)
+    triples = held_out(old) or []
+    assert not old.spread_check and all(triples[i][2] == triples[i + 1][0] for i in range(HELD_OUT - 1))
+
+
 def test_the_move_grammar_admits_only_requests_for_what_remains() -> None:
     state = game.apply(start(num_init_examples=3), more(8))  # 15 values: 11 shown, 4 remain
     [ask] = game.next_asks(state)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 Op = Literal["add", "sub", "mul", "div"]
@@ -27,6 +27,8 @@ SEQUENCE_LENGTH = 15
 """Values a rule must produce without overflowing, repeating or leaving the integers: the examples available
 (the paper's example sequence has 13)."""
 HELD_OUT = 10
+_SPREAD = (7, 3, 11, 2, 13, 5, 17, 4, 19, 9)
+"""Start-value multipliers of the check's items (``held_out``), one per item, deliberately out of order."""
 """Next values the player predicts after each guess, from another start value (the rule-application check)."""
 MAX_DRAWS = 200
 
@@ -89,6 +91,9 @@ class MathRule:
     even: Step
     odd: Step
     start: int
+    spread_check: bool = False
+    """The rule-application check's items come each from its own start value (``held_out``); rules drawn
+    before this existed (recorded without the flag) keep the consecutive items they were played with."""
 
     def next_value(self, value: int, index: int) -> int | None:
         return (self.even if index % 2 == 0 else self.odd).apply(value)
@@ -120,14 +125,18 @@ class MathRule:
                 f"    return {self.odd.code()}")
 
     def to_setup(self) -> dict[str, object]:
-        return {"even": [self.even.op, self.even.operand], "odd": [self.odd.op, self.odd.operand],
-                "start": self.start}
+        setup: dict[str, object] = {"even": [self.even.op, self.even.operand], "odd": [self.odd.op, self.odd.operand],
+                                    "start": self.start}
+        if self.spread_check:
+            setup["check"] = "spread"
+        return setup
 
     @classmethod
     def from_setup(cls, setup: dict[str, object]) -> MathRule:
         even, odd = setup["even"], setup["odd"]
         assert isinstance(even, list) and isinstance(odd, list)
-        return cls(even=Step(even[0], int(even[1])), odd=Step(odd[0], int(odd[1])), start=int(str(setup["start"])))
+        return cls(even=Step(even[0], int(even[1])), odd=Step(odd[0], int(odd[1])), start=int(str(setup["start"])),
+                   spread_check=setup.get("check") == "spread")
 
 
 def _step(rng: random.Random, negative: bool) -> Step:
@@ -158,18 +167,33 @@ def draw_rule(level: int, rng: random.Random) -> MathRule:
         odd = even if level < 3 else _step(rng, negative=False)
         if level == 3 and odd == even:
             continue
-        rule = MathRule(even=even, odd=odd, start=_start(rng, even, odd))
+        rule = MathRule(even=even, odd=odd, start=_start(rng, even, odd), spread_check=True)
         if rule.sequence() is not None and held_out(rule) is not None:
             return rule
     raise RuntimeError(f"no valid level-{level} rule in {MAX_DRAWS} draws")
 
 
 def held_out(rule: MathRule) -> list[tuple[int, int, int]] | None:
-    """``HELD_OUT`` (value, index, next value) triples of the rule from another start value (twice the start plus
-    the first divisor, or three times the start when a division needs its factors), never shown as examples."""
-    divides = "div" in (rule.even.op, rule.odd.op)
-    other = MathRule(even=rule.even, odd=rule.odd, start=rule.start * 3 if divides else rule.start * 2 + 1)
-    values = other.sequence(HELD_OUT + 1)
-    if values is None:
-        return None
-    return [(values[index], index, values[index + 1]) for index in range(HELD_OUT)]
+    """``HELD_OUT`` (value, index, next value) triples of the rule, never shown as examples.
+
+    Item ``j`` is the value at index ``j`` of the sequence from the start value ``start * _SPREAD[j]`` (a multiple
+    of the start keeps every division even) and the value after it: each item comes from its own sequence, with
+    the multipliers out of order, so an answer cannot be read off the next line, and the indices run 0 to 9, so
+    both parities are asked. A rule recorded
+    without ``spread_check`` keeps its older check: consecutive values from one other start (twice the start plus
+    one, or three times the start when a division needs its factors), where all but the last answer could be read
+    off the next line."""
+    if not rule.spread_check:
+        divides = "div" in (rule.even.op, rule.odd.op)
+        other = MathRule(even=rule.even, odd=rule.odd, start=rule.start * 3 if divides else rule.start * 2 + 1)
+        values = other.sequence(HELD_OUT + 1)
+        if values is None:
+            return None
+        return [(values[index], index, values[index + 1]) for index in range(HELD_OUT)]
+    triples: list[tuple[int, int, int]] = []
+    for index in range(HELD_OUT):
+        values = replace(rule, start=rule.start * _SPREAD[index]).sequence(index + 2)
+        if values is None:
+            return None
+        triples.append((values[index], index, values[index + 1]))
+    return triples
