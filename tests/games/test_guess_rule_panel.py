@@ -56,8 +56,9 @@ def _texts(panel: Panel) -> str:
 @pytest.mark.parametrize("game_id", GAMES)
 def test_a_whole_game_through_the_forms_shows_only_what_was_shown(game_id: str) -> None:
     game = _game(game_id)
-    spec = game.new_spec(1, 11, match_rng(11))
-    state = _roles(game, game.initial_state(spec))
+    # the first seed from 11 whose rule has examples left after turn 1 (a small category may show all at once)
+    state = next(s for s in (_roles(game, game.initial_state(game.new_spec(1, seed, match_rng(seed))))
+                             for seed in range(11, 60)) if s.total > s.shown)
     rule = state.rule
 
     panel = game.panel(state, PLAYER)
