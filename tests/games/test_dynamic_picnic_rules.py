@@ -266,3 +266,26 @@ async def test_a_replay_folds_the_log_and_asks_no_model() -> None:
     match_id = recorder.create_match(spec=spec, seats=[SeatAssignment(seat=PLAYER, player_kind="scripted")])
     resumed = await advance(game, spec, events[:cut], players, recorder, match_id)
     assert resumed.outcome == outcome and resumed.state.round == again.round
+
+
+async def test_a_request_the_game_master_cannot_fill_during_play_runs_the_examples_out() -> None:
+    class Greedy:
+        kind, model, max_retries = "scripted", None, 0
+
+        def __init__(self) -> None:
+            self.last_move = ""
+
+        async def act(self, ask: Ask) -> Reply:
+            if ask.kind == "apply":
+                return Reply(text="skip")
+            self.last_move = "GUESS: something about the items" if "MORE" not in (ask.constraint.grammar or "") \
+                else "MORE: 28"
+            return Reply(text=self.last_move)
+
+    spec = _spec(1, 4, max_turns=6)
+    outcome, events = await _play(spec, _scripted(spec, player=Greedy()))
+    state = state_from_events(game, spec, events)
+    assert state.ran_out and state.total == state.shown  # nothing more can be asked for
+    assert 2 <= state.shown == min(len(state.round.positives), len(state.round.negatives)) < 2 + 28
+    assert outcome.status == "finished" and outcome.winners == ()  # the refused guess after the last example
+    assert "every" in outcome.reason and state.round.held_out

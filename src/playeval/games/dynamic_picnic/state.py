@@ -73,6 +73,8 @@ class DynamicState(GuessState):
     """Generate-and-validate rounds since the last need for items was met."""
     failure: str | None = None
     """Why the game master's part failed and the match was given up (an aborted outcome)."""
+    ran_out: bool = False
+    """The game master could not fill a request for more examples: those validated are all there are."""
 
     @property
     def round(self) -> ListedRound:
@@ -188,6 +190,11 @@ def _end_round(state: DynamicState) -> DynamicState:
     if state.needed() == (0, 0):
         return replace(state, item_rounds=0)
     rounds = state.item_rounds + 1
+    if rounds >= MAX_ITEM_ROUNDS and state.turns > 1 and state.round.held_out:
+        # a request for more during play that the game master cannot fill: the examples have run out, as in the
+        # games with a fixed pool. The player sees what was validated (at least what it had) and must guess.
+        available = min(len(state.round.positives), len(state.round.negatives))
+        return replace(state, item_rounds=0, shown=available, total=available, ran_out=True)
     if rounds >= MAX_ITEM_ROUNDS:
         yes, no = state.needed()
         return replace(state, item_rounds=rounds,
