@@ -40,8 +40,10 @@ LEVEL_KINDS: dict[int, str] = {
         "in alphabetical order"),
 }
 
-GAME_MASTER_REQUEST = ("Invent a new rule of this kind: {kind}. The rule must be true for between 15 and 85 percent "
-                       "of common English words, and it should not be one of the most obvious rules of its kind. "
+GAME_MASTER_REQUEST = ("Invent a new rule of this kind: {kind}. Among ordinary English words, a fair share must pass "
+                       "and a fair share must fail (a rule that almost no word or almost every word passes is "
+                       "rejected), and it should not be one of the most obvious rules of its kind. Make sure the "
+                       "function works for every word, short ones included. "
                        "{conventions}\n\nReply in exactly this format: a line 'RULE: <the rule in words, precise "
                        "enough to apply to any word, in one sentence>', then the function in a ```python block:\n"
                        "RULE: words that ...\n```python\ndef rule(word):\n    return ...\n```\n"

@@ -44,7 +44,14 @@ GAME_MASTER_REQUEST = ("Invent a new rule of this kind: {kind}.\nThe function ge
                        "larger than {limit} in size, and no value may equal the one before it.\n\nReply in exactly "
                        "this format: a line 'RULE: <the rule in words>', a line 'START: <the start value, a whole "
                        "number>', then the function in a ```python block:\nRULE: each value is ...\nSTART: 3\n"
-                       "```python\ndef generate_next(current_value, index):\n    return ...\n```")
+                       "```python\ndef generate_next(current_value, index):\n{body}```")
+
+LEVEL_BODIES: dict[int, str] = {
+    1: "    return ...\n",
+    2: "    return ...\n",
+    3: "    if index % 2 == 0:\n        return ...\n    return ...\n",
+}
+"""The shape of the function shown in the request, per level."""
 
 LEVEL_HINTS: dict[int, tuple[str, ...]] = {
     1: ("add a number of your choice", "subtract a number of your choice", "multiply by a number of your choice",

@@ -124,7 +124,8 @@ class MathGame(GuessRuleGame):
 
     def draft_ask(self, state: GuessState) -> Ask:
         request = prompts.GAME_MASTER_REQUEST.format(kind=prompts.LEVEL_KINDS[state.spec.level],
-                                                     length=SEQUENCE_LENGTH, limit=f"{MAX_ABS:,}")
+                                                     length=SEQUENCE_LENGTH, limit=f"{MAX_ABS:,}",
+                                                     body=prompts.LEVEL_BODIES[state.spec.level])
         hints = [prompts.HINT.format(idea=seeded_hint(state.spec.seed, self.id, attempt,
                                                       prompts.LEVEL_HINTS[state.spec.level]))
                  for attempt in range(len(state.drafts) + 1)]
