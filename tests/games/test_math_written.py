@@ -58,6 +58,8 @@ async def test_the_scripted_game_master_writes_the_procedural_rule_and_the_sandb
     start = int(state.drafts[0].data["start"])
     assert state.rule.values[0] == start and len(state.rule.values) == SEQUENCE_LENGTH
     assert len(game.held_out(state.rule)) == HELD_OUT
+    held = state.rule.held  # from the valid other starts in turn: no answer is the next item's value
+    assert all(held[i][2] != held[i + 1][0] for i in range(HELD_OUT - 1)), held
     revealed = {item.key: item.value for item in game.disclosures(spec, state)}
     assert "generate_next" in revealed["code"] and revealed["rule"] == state.rule.statement
 

@@ -15,8 +15,9 @@ PLAYER_VARIANTS: tuple[str, ...] = (
      "multiplication or division. Each turn you may see more values or guess the rule; be precise about the "
      "numbers involved."),)
 
-APPLY = ("Before the judge rules, apply the rule you just guessed to another start of the same sequence. For each "
-         "line 'position i: v', give the value that follows v. Reply with exactly {count} lines, each "
+APPLY = ("Before the judge rules, apply the rule you just guessed to other values of the same kind of sequence, "
+         "each line on its own (they come from different start values). For each line 'position i: v', give the "
+         "value that would follow v at position i. Reply with exactly {count} lines, each "
          "'<line number>. <integer>'.\n{items}")
 
 JUDGE_SYSTEM = ("You check guesses in a number-sequence game. You know the hidden rule and the values the player "

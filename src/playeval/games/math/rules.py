@@ -2,7 +2,7 @@
 
 The flow (turns, requests, guesses, the rule-application check, the judge, the end) is the shared
 ``playeval.guess_rule.GuessRuleGame``; here are the rules, how the values read, the held-out values the player
-predicts after a guess (next values from another start of the same sequence) and the texts.
+predicts after a guess (next values, each from its own start value) and the texts.
 
 The ``rules`` option says where the rule comes from: ``procedural`` (the default: drawn from the match's seed,
 ``sequences``, offline and unlimited) or ``generated``: the match starts with the template's rule-writing phase,
@@ -93,7 +93,7 @@ class MathGame(GuessRuleGame):
                "request and every guess costs a turn."),
         how=("The first numbers appear with their positions (the first is position 0).",
              "Ask for more numbers (MORE: 3) or guess the rule in words (GUESS: multiply by 2, then add 3).",
-             "After a guess, predict ten next values from another start, then the judge rules."),
+             "After a guess, predict the next value after ten others, then the judge rules."),
         person_seat=PLAYER)
     player_variants: ClassVar[tuple[str, ...]] = prompts.PLAYER_VARIANTS
     judge_system: ClassVar[str] = prompts.JUDGE_SYSTEM

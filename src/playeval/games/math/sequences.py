@@ -29,7 +29,7 @@ SEQUENCE_LENGTH = 15
 HELD_OUT = 10
 _SPREAD = (7, 3, 11, 2, 13, 5, 17, 4, 19, 9)
 """Start-value multipliers of the check's items (``held_out``), one per item, deliberately out of order."""
-"""Next values the player predicts after each guess, from another start value (the rule-application check)."""
+"""Next values the player predicts after each guess, each from its own start value (the rule-application check)."""
 MAX_DRAWS = 200
 
 _WORDS: dict[Op, str] = {"add": "add", "sub": "subtract", "mul": "multiply by", "div": "divide by"}

@@ -7,8 +7,9 @@ The game master writes ``RULE: <words>``, ``START: <n>`` and ``def generate_next
    start values (``other_starts``) for the rule-application check. Each sequence is rejected, as the procedural
    rules are, when a value is not a whole number (``non_integer``; a float with a whole value counts as that
    number), leaves ``[-MAX_ABS, MAX_ABS]`` (``overflow``), or repeats its predecessor or the values cycle among
-   fewer than four (``constant``); the first other start whose values are valid gives the held-out values
-   (``no_held_out`` when none does);
+   fewer than four (``constant``); the valid other starts give the held-out values in turn, item ``i`` from
+   the ``i``-th of them modulo their number, so an answer is not the next item's value when two or more are
+   valid (``no_held_out`` when none is);
 2. the level (``wrong_level``), from the function's values on fixed probes (``PROBES`` at indices 0 to 3): at L1
    and L2 the index must not matter, and the sign must flip (L2: a negative multiplier or divisor) or not (L1);
    at L3 the result must differ between even and odd indices and depend on nothing else about the index.
@@ -158,12 +159,13 @@ class WrittenSequenceCheck:
                                                      strict=True)))
         if wrong is not None:
             return rejection("wrong_level", wrong)
-        for other in sequences[1:]:
-            assert isinstance(other, list)
-            if _problem(other, HELD_OUT + 1) is None:
-                held = [[other[i], i, other[i + 1]] for i in range(HELD_OUT)]
-                return {"accepted": True, "reason": "accepted", "message": "accepted", "values": values,
-                        "held_out": held}
+        valid = [other for other in sequences[1:] if isinstance(other, list) and _problem(other, HELD_OUT + 1) is None]
+        if valid:
+            # item i from the valid other sequences in turn, so (with two or more) an answer is not the next
+            # line's value, as with the procedural rules' check
+            held = [[valid[i % len(valid)][i], i, valid[i % len(valid)][i + 1]] for i in range(HELD_OUT)]
+            return {"accepted": True, "reason": "accepted", "message": "accepted", "values": values,
+                    "held_out": held}
         return rejection("no_held_out", f"from no other start value ({', '.join(map(str, starts))}) does the rule "
                                         f"give {HELD_OUT + 1} valid values; pick a rule that works from most starts")
 
