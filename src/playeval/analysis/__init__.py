@@ -12,6 +12,7 @@ from playeval.analysis.load import match_rows, seat_rows
 from playeval.analysis.outcomes import MatchRow, ModelResult, overall_win_rates, summarize
 from playeval.analysis.profile import Profile, SkillStanding, capability_profiles, skills
 from playeval.analysis.ranking import KendallResult, kendall_tau, ranking_from_scores, rbo, rbo_permutation_test
+from playeval.analysis.ratings import OrderCheck, RatedModel, elo_intervals, order_check, undercover_elo
 from playeval.analysis.retro import RetroPlan, RetroRunner, RetroSummary, RetroTask
 from playeval.analysis.retro_metrics import (
     MatchRetro,
@@ -41,8 +42,10 @@ __all__ = [
     "MatchRow",
     "MetricSpec",
     "ModelResult",
+    "OrderCheck",
     "ProceduralSummary",
     "Profile",
+    "RatedModel",
     "RetroPlan",
     "RetroRunner",
     "RetroSummary",
@@ -54,6 +57,7 @@ __all__ = [
     "capability_profiles",
     "compare",
     "disparity_ratio",
+    "elo_intervals",
     "judge_verdicts",
     "judgement_level",
     "kendall_tau",
@@ -61,6 +65,7 @@ __all__ = [
     "match_retros",
     "match_rows",
     "metric_specs",
+    "order_check",
     "overall_win_rates",
     "ranking_from_scores",
     "rbo",
@@ -73,4 +78,5 @@ __all__ = [
     "skills",
     "summarize",
     "summarize_procedural",
+    "undercover_elo",
 ]
