@@ -40,6 +40,8 @@ BAD_STARTS: list[tuple[Any, int, str]] = [
     ({"game": "bluffing", "seat": "questioner", "seats": {"bluffer": "person"}}, 422,
      "the bluffer provides statement before the match starts"),
     ({"game": "taboo", "options": {"rounds": 3}}, 422, "unknown option(s) for taboo: rounds; known: none"),
+    ({"game": "dynamic_picnic", "options": {"bank": "/etc/passwd"}}, 422,
+     "dynamic_picnic: the option bank can only be set on the command line"),
     ({"game": "taboo", "seat": "judge"}, 422, "taboo has the seats guesser, clue_giver for a person, not 'judge'"),
     ({"game": "akinator", "inputs": {"secret": "a cat"}, "cheat": True}, 422, "cheat: is not a known field"),
     ({"game": "bluffing", "inputs": {"statement": "I can juggle.", "secret": "maybe"}}, 422,
@@ -198,3 +200,10 @@ def test_token_buckets_refill_over_time() -> None:
     now[0] = 1.0
     assert limiter.take("a") == 0.0
     assert limiter.take("a") > 0
+
+
+async def test_an_option_naming_a_server_file_is_not_offered(tmp_path: Path) -> None:
+    async with running(make_settings(tmp_path)) as client:
+        games = {game["id"]: game for game in (await client.get("/api/games")).json()}
+        offered = {option["name"] for option in games["dynamic_picnic"]["options"]}
+        assert "rules" in offered and "bank" not in offered  # a path on the server: command line only

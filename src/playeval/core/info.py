@@ -56,6 +56,9 @@ class GameOption(_Info):
     minimum: float | None = None
     maximum: float | None = None
     choices: tuple[str, ...] | None = None
+    local_only: bool = False
+    """Only the command line and the library may set it (it names something on the machine running the match,
+    such as a file): the arena neither offers nor accepts it."""
 
 
 class PersonInput(_Info):

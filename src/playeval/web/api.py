@@ -96,7 +96,7 @@ def game_info(game: Game[Any]) -> GameInfo:
         options=[OptionView(name=option.name, description=option.description, default=option.default,
                             minimum=option.minimum, maximum=option.maximum,
                             choices=list(option.choices) if option.choices is not None else None)
-                 for option in game.options],
+                 for option in game.options if not option.local_only],
         seats=[GameSeatView(seat=seat.name, role=seat.role, evaluated=seat.evaluated, person=seat.person)
                for seat in game.seats],
         roles=[RoleView(role=role.name, does=role.does) for role in game.roles],

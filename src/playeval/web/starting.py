@@ -79,6 +79,9 @@ class TableMaker:
               options: Mapping[str, Scalar]) -> MatchSpec:
         seed = secrets.randbelow(2**SEED_BITS)
         try:
+            local = sorted(name for name in options if any(o.name == name and o.local_only for o in game.options))
+            if local:
+                raise ConfigError(f"{game.id}: the option {', '.join(local)} can only be set on the command line")
             checked = check_options(game.id, game.options, options)
             spec = game.new_spec(self._level(game, level), seed, match_rng(seed), inputs=inputs,
                                  options=checked or None)

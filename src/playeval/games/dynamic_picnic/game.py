@@ -77,7 +77,8 @@ class DynamicPicnic(ListedRuleGame):
         GameOption(name="rules", description="generate new rules with the game master, or play rules from a bank",
                    default=GENERATED, choices=(GENERATED, BANK)),
         GameOption(name="bank", description=("a rule bank file (playeval rule-bank build): its rules are played "
-                                             "(rules=bank) or not written again (rules=generated)"), default=""),
+                                             "(rules=bank) or not written again (rules=generated)"), default="",
+                   local_only=True),
         GameOption(name="level_check", description=("strict: a rule the classifier rates at another level is "
                                                     "replaced (the match is aborted after 3); record: the first rule "
                                                     "is kept and its rating recorded"),
