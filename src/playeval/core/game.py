@@ -92,6 +92,12 @@ class Game(Protocol, Generic[StateT]):
         ``None`` when a forfeit ends the match."""
         ...
 
+    def default_move(self, state: StateT, ask: Ask, reason: str) -> Action | None:
+        """The move that stands in for a seat's move to ``ask`` once its re-asks are spent (an abstention from a
+        vote, with ``reason``, the last refusal's), recorded and applied like any action; ``None`` (the default):
+        the seat is eliminated or forfeits (:meth:`eliminate`)."""
+        ...
+
     def outcome(self, state: StateT) -> Outcome | None: ...
 
     def rounds(self, state: StateT) -> int:
@@ -145,6 +151,9 @@ class GameBase:
         return (self.next_ask(state),)
 
     def eliminate(self, state: Any, seat: str, reason: str) -> Any:
+        return None
+
+    def default_move(self, state: Any, ask: Ask, reason: str) -> Action | None:
         return None
 
     def disclosures(self, spec: MatchSpec, state: Any = None) -> Sequence[Disclosure]:

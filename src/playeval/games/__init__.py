@@ -10,9 +10,10 @@ from playeval.games.functions_picnic import FunctionsPicnic
 from playeval.games.math import MathGame
 from playeval.games.static_picnic import StaticPicnic
 from playeval.games.taboo import Taboo
+from playeval.games.undercover import Undercover
 
 BUILTIN_GAMES: tuple[type[Game[Any]], ...] = (Akinator, Bluffing, DynamicPicnic, FunctionsPicnic, MathGame,
-                                              StaticPicnic, Taboo)
+                                              StaticPicnic, Taboo, Undercover)
 
 __all__ = ["BUILTIN_GAMES", "Akinator", "Bluffing", "DynamicPicnic", "FunctionsPicnic", "MathGame", "StaticPicnic",
-           "Taboo"]
+           "Taboo", "Undercover"]

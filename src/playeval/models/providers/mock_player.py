@@ -11,6 +11,8 @@ phrases) and counts turns from the conversation, so the same conversation always
 * Bluffing questioner: two questions, then ``I believe your statement is: True``; bluffer: short answers.
 * Guess-the-rule player: ``MORE: 1`` twice, then a guess (the same vague one each time, so a judge refuses it),
   and so on; the rule-application check answered 'yes'/'no' in turn, or 0 for numbers.
+* Undercover: a general sentence (as a Taboo clue), a vote among the offered seats, and as judge the same
+  scores for every sentence.
 * The retrospective analysis: a fixed candidate list, an "Unknown" judgement, Yes/No splits.
 * The guess-the-rule game master asked to write a rule's code (its grammar holds the function's header): a
   Code Functions Picnic rule, or a Math Game rule of the level the request describes; after a rejection, the
@@ -170,7 +172,9 @@ def player_reply(request: ModelRequest) -> str:
         return _bluffing_questioner(grammar)
     if "My guess of the word is" in grammar:
         return _taboo_guesser(request, grammar)
-    if "{0," in grammar:  # a Taboo clue: one short line
+    if '"novelty: "' in grammar:  # an Undercover judge: every sentence new, fairly relevant and true
+        return "novelty: 1\nrelevance: 0.6\nreasonableness: 1\n"
+    if "{0," in grammar:  # a Taboo clue or an Undercover sentence: one short line
         said = sum(1 for message in request.messages if message.role == "assistant")  # clues and refused ones
         return CLUES[said % len(CLUES)]
     # the Bluffing answer, or anything else asked in free text

@@ -1,0 +1,403 @@
+"""Undercover (CK-Arena): civilians share a word, the undercover agents hold a close but different one.
+
+Seats ``player1`` ... ``playerN`` (``players`` 4-8, default 6; ``undercover`` agents, default 2, fewer than the
+civilians). Each seat sees only its own word, never its side nor another seat's word (everything is revealed at
+the end). A round:
+
+1. Every living seat, in table order starting one seat later each round, says one sentence (at most
+   ``MAX_CHARS`` characters, without its word). After each sentence the ``judge`` role scores it for novelty
+   (against every earlier sentence), relevance and reasonableness (both for the speaker's own word), each 0-1.
+   With several judge calls the mean counts. A mean novelty under ``novelty_threshold`` (default 0.2: a
+   repeat) or reasonableness under ``reasonableness_threshold`` (default 0.4: a far-fetched or false sentence)
+   puts the speaker out at once ("Low novelty", "Low reasonableness").
+2. Every living seat votes, in secret and at once, for another living seat. An invalid vote (an unknown seat,
+   oneself, a seat that is out) is refused with its reason and re-asked; once the seat's re-asks are spent it is
+   recorded as an abstention with that reason (``Game.default_move``), never dropped.
+3. **Tie rule**: the one seat with the most votes is out; when two or more share the most votes (or everyone
+   abstained) nobody is out. The tally does not depend on the order the votes came in.
+
+The civilians win as soon as no undercover agent is left; the undercover agents win as soon as they are as many
+as the civilians, or when they are still in after ``max_rounds`` rounds (default 5). A seat whose sentence runs
+out of re-asks is out ("forfeit"), and the match goes on.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any, ClassVar
+
+from playeval.core import (
+    Action,
+    Ask,
+    ConfigError,
+    Disclosure,
+    FormatError,
+    GameBase,
+    GameOption,
+    LevelInfo,
+    MatchSpec,
+    MetricSpec,
+    Outcome,
+    OutputConstraint,
+    Presentation,
+    RoleInfo,
+    RuleViolation,
+    Scalar,
+    SeatInfo,
+    SeatResult,
+)
+from playeval.core.messages import system, user
+from playeval.core.normalize import normalize_name
+from playeval.games.undercover import prompts
+from playeval.games.undercover.players import ScriptedJudge, ScriptedSeat
+from playeval.games.undercover.state import (
+    CIVILIAN,
+    UNDERCOVER,
+    Out,
+    Scores,
+    Statement,
+    UndercoverState,
+    Vote,
+)
+
+MAX_SEATS = 8
+SEATS: tuple[str, ...] = tuple(f"player{n}" for n in range(1, MAX_SEATS + 1))
+JUDGE = "judge"
+MAX_CHARS = 150
+NOVELTY_THRESHOLD = 0.2
+REASONABLENESS_THRESHOLD = 0.4
+_SENTENCE_BREAK = re.compile(r"[.!?]+\s+\S")
+_SCORE_LINE = re.compile(r"^\s*(novelty|relevance|reasonableness)\s*[:=]\s*([01](?:\.\d+)?)\s*$", re.I | re.M)
+
+
+SEAT_METRICS: tuple[MetricSpec, ...] = (
+    MetricSpec(name="survival", label="Survival (rounds survived / rounds played)", percent=True,
+               lower_is_better=False, skill="conceptual"),
+    MetricSpec(name="vote_accuracy", label="Voting accuracy (votes for the other side)", percent=True,
+               lower_is_better=False, skill="conceptual",
+               missing_note="seats that never cast a valid vote"),
+    MetricSpec(name="novelty", label="Mean novelty", percent=False, lower_is_better=False, skill="conceptual",
+               missing_note="seats with no judged sentence"),
+    MetricSpec(name="relevance", label="Mean relevance", percent=False, lower_is_better=False,
+               skill="conceptual", missing_note="seats with no judged sentence"),
+    MetricSpec(name="reasonableness", label="Mean reasonableness", percent=False, lower_is_better=False,
+               skill="conceptual", missing_note="seats with no judged sentence"),
+    MetricSpec(name="out_by_judge", label="Put out by the judge", percent=True, lower_is_better=True,
+               skill="conceptual"),
+    MetricSpec(name="out_by_vote", label="Voted out", percent=True, lower_is_better=True, skill="conceptual"),
+)
+"""Per-seat metrics of a match, computed from its state by :func:`metrics.seat_metrics`. Not the game's ``metrics``:
+those are the retrospective analysis's (``score_retro``) and feed the capability profile, which these do not."""
+
+
+def _load_pairs() -> Sequence[Any]:
+    from playeval.games.undercover.pairs import load_pairs  # the concept pairs (their own module and data)
+
+    return tuple(load_pairs())
+
+
+def _option(options: Mapping[str, Scalar], name: str, default: Scalar) -> Scalar:
+    return options.get(name, default)
+
+
+class Undercover(GameBase):
+    id: ClassVar[str] = "undercover"
+    title: ClassVar[str] = "Undercover (CK-Arena: describe your word, find the odd ones out)"
+    seats: ClassVar[tuple[SeatInfo, ...]] = tuple(
+        SeatInfo(name=seat, role="describes its secret word each round and votes a player out", evaluated=True)
+        for seat in SEATS)
+    roles: ClassVar[tuple[RoleInfo, ...]] = (
+        RoleInfo(name=JUDGE, does="scores each sentence for novelty, relevance and reasonableness (0-1)",
+                 default="local"),)
+    levels: ClassVar[tuple[LevelInfo, ...]] = (LevelInfo(level=1, description="one concept pair per match"),)
+    options: ClassVar[tuple[GameOption, ...]] = (
+        GameOption(name="players", description="seats at the table", default=6, minimum=4, maximum=MAX_SEATS),
+        GameOption(name="undercover", description="undercover agents (fewer than the civilians)", default=2,
+                   minimum=1, maximum=3),
+        GameOption(name="max_rounds", description="rounds after which undercover agents still in win", default=5,
+                   minimum=1, maximum=12),
+        GameOption(name="novelty_threshold", description="a sentence whose mean novelty is under this puts its "
+                   "speaker out", default=NOVELTY_THRESHOLD, minimum=0, maximum=1),
+        GameOption(name="reasonableness_threshold", description="a sentence whose mean reasonableness is under "
+                   "this puts its speaker out", default=REASONABLENESS_THRESHOLD, minimum=0, maximum=1),
+    )
+    presentation: ClassVar[Presentation] = Presentation(
+        name="Undercover", tagline="Describe your word; find who holds a different one.",
+        pitch="Most players share a word, a few hold a close but different one, and nobody knows which they have.",
+        how=("You see only your own word.", "Each round, describe it in one sentence without saying it.",
+             "Then vote, in secret, for the player you want out."),
+        person_seat="player1")
+
+    # -- set-up -----------------------------------------------------------------------------------------------
+
+    def new_spec(self, level: int, seed: int, rng: random.Random, *, inputs: Mapping[str, str] | None = None,
+                 secret_set: str | None = None, options: Mapping[str, Scalar] | None = None) -> MatchSpec:
+        if level != 1:
+            raise ConfigError(f"undercover has one level, 1, not {level}")
+        if inputs:
+            raise ConfigError("undercover takes no inputs")
+        options = options or {}
+        players = int(_option(options, "players", 6))
+        undercover = int(_option(options, "undercover", 2))
+        if not 4 <= players <= MAX_SEATS:
+            raise ConfigError(f"undercover seats 4 to {MAX_SEATS} players, not {players}")
+        if not 1 <= undercover < players - undercover:
+            raise ConfigError(f"undercover needs at least 1 undercover agent and fewer than the civilians: "
+                              f"{undercover} of {players} players")
+        pairs = [pair for pair in _load_pairs() if secret_set is None or pair.category == secret_set]
+        if not pairs:
+            raise ConfigError(f"undercover has no concept pair in {secret_set!r}")
+        pair = rng.choice(pairs)
+        table = SEATS[:players]
+        agents = set(rng.sample(table, undercover))
+        sides = {seat: UNDERCOVER if seat in agents else CIVILIAN for seat in table}
+        words = {seat: str(pair.undercover if sides[seat] == UNDERCOVER else pair.civilian) for seat in table}
+        setup = {"pair": {"id": str(pair.id), "category": str(pair.category), "civilian": str(pair.civilian),
+                          "undercover": str(pair.undercover)}, "words": words, "sides": sides}
+        params: dict[str, Scalar] = {
+            "players": players, "undercover": undercover, "judges": 1,
+            "max_rounds": int(_option(options, "max_rounds", 5)),
+            "novelty_threshold": float(_option(options, "novelty_threshold", NOVELTY_THRESHOLD)),
+            "reasonableness_threshold": float(_option(options, "reasonableness_threshold",
+                                                      REASONABLENESS_THRESHOLD)),
+            "category": str(pair.category)}
+        return MatchSpec(game=self.id, level=level, seed=seed, setup=setup, params=params, seats=table)
+
+    def initial_state(self, spec: MatchSpec) -> UndercoverState:
+        return UndercoverState(spec=spec)
+
+    def disclosures(self, spec: MatchSpec, state: Any = None) -> Sequence[Disclosure]:
+        words = spec.setup["words"]
+        return tuple(Disclosure(key=f"{seat}_word", value=str(words[seat]), seats=(seat,), label="Your word",
+                                revealed_label=f"{seat}'s word ({spec.setup['sides'][seat]})")
+                     for seat in spec.seats)
+
+    # -- asks -------------------------------------------------------------------------------------------------
+
+    def next_asks(self, state: UndercoverState) -> tuple[Ask, ...]:
+        phase = state.phase()
+        if phase == "judge":
+            return (self._judge_ask(state, state.round_statements()[-1]),)
+        if phase == "statement":
+            return (self._statement_ask(state, state.next_speaker() or ""),)
+        voted = {vote.voter for vote in state.round_votes()}
+        return tuple(self._vote_ask(state, seat) for seat in state.alive() if seat not in voted)
+
+    def _history(self, state: UndercoverState, before: Statement | None = None) -> str:
+        """The public record: every sentence (before ``before``), and what each closed vote did."""
+        lines: list[str] = []
+        tallies = iter(state.tallies)
+        for round_ in range(1, state.round + 1):
+            for item in (s for s in state.statements if s.round == round_):
+                if item is before:
+                    return "\n".join(lines) or "(nothing yet)"
+                lines.append(f"Round {round_}, {item.seat}: {item.text}")
+                out = next((o for o in state.out if o.seat == item.seat and o.by == "judge"
+                            and o.round == round_), None)
+                if out is not None and len(item.scores) >= state.judges:
+                    lines.append(f"  ({item.seat} is out: {out.reason})")
+            if round_ < state.round:
+                lines.append(next(tallies, ""))
+        return "\n".join(lines) or "(nothing yet)"
+
+    def _statement_ask(self, state: UndercoverState, seat: str) -> Ask:
+        word = state.word(seat)
+        return Ask(seat=seat, kind="statement", display=f"Round {state.round}. Your word: {word}.",
+                   instructions=f"One sentence, at most {MAX_CHARS} characters, without your word.",
+                   messages=(system(prompts.speaker_system(seat, word, MAX_CHARS)),
+                             user(prompts.speaker_turn(state.round, self._history(state)))),
+                   constraint=OutputConstraint(grammar=prompts.statement_grammar(MAX_CHARS)), max_tokens=60,
+                   max_chars=MAX_CHARS, one_line=True)
+
+    def _vote_ask(self, state: UndercoverState, seat: str) -> Ask:
+        choices = tuple(other for other in state.alive() if other != seat)
+        return Ask(seat=seat, kind="vote", display=f"Round {state.round}: vote a player out.",
+                   instructions="Vote for one of: " + ", ".join(choices),
+                   messages=(system(prompts.voter_system(seat, state.word(seat))),
+                             user(prompts.voter_turn(state.round, self._history(state), choices))),
+                   constraint=OutputConstraint(choices=choices), max_tokens=8, max_chars=20, one_line=True)
+
+    def _judge_ask(self, state: UndercoverState, item: Statement) -> Ask:
+        pair = state.spec.setup["pair"]
+        word = state.word(item.seat)
+        other = pair["undercover"] if word == pair["civilian"] else pair["civilian"]
+        return Ask(role=JUDGE, kind="scores", display=f"Score {item.seat}'s sentence for '{word}': {item.text}",
+                   instructions="Three lines: novelty, relevance, reasonableness, each 0 to 1.",
+                   messages=(system(prompts.JUDGE_SYSTEM),
+                             user(prompts.judge_turn(word, other, item.text, self._history(state, item)))),
+                   constraint=OutputConstraint(grammar=prompts.JUDGE_GRAMMAR), max_tokens=40)
+
+    # -- moves ------------------------------------------------------------------------------------------------
+
+    def parse(self, state: UndercoverState, ask: Ask, text: str) -> Action:
+        if ask.role == JUDGE:
+            found = {name.lower(): float(value) for name, value in _SCORE_LINE.findall(text)}
+            missing = [name for name in prompts.SCORE_NAMES if name not in found]
+            if missing or any(not 0 <= value <= 1 for value in found.values()):
+                raise FormatError("give three lines, 'novelty: <0-1>', 'relevance: <0-1>', "
+                                  "'reasonableness: <0-1>'.")
+            scores = {name: found[name] for name in prompts.SCORE_NAMES}
+            shown = ", ".join(f"{name} {value:g}" for name, value in scores.items())
+            return Action(role=JUDGE, kind="scores", text=shown, data=scores)
+        line = text.strip()
+        if not line or "\n" in line:
+            raise FormatError("reply with one line.")
+        if ask.kind == "vote":
+            return Action(seat=ask.seat, kind="vote", text=line.strip(" .'\"").lower())
+        if len(line) > MAX_CHARS:
+            raise FormatError(f"a sentence has at most {MAX_CHARS} characters.")
+        if _SENTENCE_BREAK.search(line):
+            raise FormatError("say one sentence only.")
+        return Action(seat=ask.seat, kind="statement", text=line)
+
+    def apply(self, state: UndercoverState, action: Action) -> UndercoverState:
+        if self.outcome(state) is not None:
+            raise RuleViolation("the game is over.")
+        phase = state.phase()
+        if action.role == JUDGE:
+            if phase != "judge" or action.kind != "scores":
+                raise RuleViolation("there is no sentence to score.")
+            scores = Scores(**{name: float(action.data[name]) for name in prompts.SCORE_NAMES})
+            item = state.round_statements()[-1]
+            judged = replace(item, scores=(*item.scores, scores))
+            state = replace(state, statements=(*state.statements[:-1], judged))
+            return self._after_judged(state, judged)
+        seat = action.seat or ""
+        if seat not in state.alive():
+            raise RuleViolation(f"{seat} is out of the game.")
+        if action.kind == "statement":
+            if phase != "statement" or state.next_speaker() != seat:
+                raise RuleViolation(f"it is not {seat}'s turn to speak.")
+            word = normalize_name(state.word(seat))
+            said = normalize_name(action.text)
+            if f" {word} " in f" {said} ":
+                raise RuleViolation("the sentence says your word itself.")
+            return replace(state, statements=(*state.statements, Statement(state.round, seat, action.text)))
+        if action.kind in ("vote", "abstain"):
+            if phase != "vote" or any(vote.voter == seat for vote in state.round_votes()):
+                raise RuleViolation(f"{seat} has no vote to cast now.")
+            if action.kind == "abstain":
+                vote = Vote(state.round, seat, None, str(action.data.get("reason", "")))
+            else:
+                vote = Vote(state.round, seat, self._target(state, seat, action.text))
+            return self._close_vote(replace(state, votes=(*state.votes, vote)))
+        raise RuleViolation(f"{seat} cannot {action.kind}.")
+
+    def _target(self, state: UndercoverState, seat: str, text: str) -> str:
+        if text not in state.table:
+            raise RuleViolation(f"there is no player {text!r}; vote for one of: "
+                                f"{', '.join(s for s in state.alive() if s != seat)}.")
+        if text == seat:
+            raise RuleViolation("you cannot vote for yourself.")
+        if text not in state.alive():
+            raise RuleViolation(f"{text} is already out of the game.")
+        return text
+
+    def default_move(self, state: UndercoverState, ask: Ask, reason: str) -> Action | None:
+        """A vote whose re-asks are spent is an abstention with the last reason; a sentence's is not."""
+        if ask.kind != "vote" or ask.seat is None:
+            return None
+        return Action(seat=ask.seat, kind="abstain", text="abstains", data={"reason": reason})
+
+    def eliminate(self, state: UndercoverState, seat: str, reason: str) -> UndercoverState:
+        state = replace(state, out=(*state.out, Out(seat, state.round, "forfeit", f"forfeit: {reason}")))
+        return self._close_vote(state)
+
+    def _after_judged(self, state: UndercoverState, item: Statement) -> UndercoverState:
+        mean = item.mean()
+        if mean is None or len(item.scores) < state.judges:
+            return state
+        low = [name for name, value, limit in (
+            ("novelty", mean.novelty, float(state.spec.params["novelty_threshold"])),
+            ("reasonableness", mean.reasonableness, float(state.spec.params["reasonableness_threshold"])))
+            if value < limit]
+        if not low:
+            return state
+        reason = "Low " + " and ".join(low)
+        return self._close_vote(replace(state, out=(*state.out, Out(item.seat, state.round, "judge", reason))))
+
+    def _close_vote(self, state: UndercoverState) -> UndercoverState:
+        """Close the round once every living seat has voted or abstained; the tally ignores the votes' order."""
+        if self._winner(state) is not None or state.phase() != "vote":
+            return state
+        alive = state.alive()
+        cast = {vote.voter: vote for vote in state.round_votes()}
+        if any(seat not in cast for seat in alive):
+            return state
+        counts = Counter(v.target for v in cast.values() if v.target is not None and v.voter in alive
+                         and v.target in alive)
+        ranked = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+        shown = "; ".join(f"{seat} -> {cast[seat].target or 'abstains'}" for seat in sorted(cast))
+        out = state.out
+        if ranked and (len(ranked) == 1 or ranked[0][1] > ranked[1][1]):
+            loser, n = ranked[0]
+            line = f"Round {state.round} votes: {shown}. {loser} is voted out ({n} votes)."
+            out = (*out, Out(loser, state.round, "vote", f"voted out with {n} votes"))
+        else:
+            line = f"Round {state.round} votes: {shown}. A tie: nobody is out."
+        return replace(state, tallies=(*state.tallies, line), out=out, round=state.round + 1)
+
+    # -- the end ----------------------------------------------------------------------------------------------
+
+    def _winner(self, state: UndercoverState) -> tuple[str, str] | None:
+        civilians, agents = state.left(CIVILIAN), state.left(UNDERCOVER)
+        if agents == 0:
+            return CIVILIAN, "every undercover agent is out"
+        if agents >= civilians:
+            return UNDERCOVER, f"the undercover agents are as many as the civilians ({agents} to {civilians})"
+        if state.round > state.max_rounds:
+            return UNDERCOVER, f"{agents} undercover agent(s) still in after {state.max_rounds} rounds"
+        return None
+
+    def outcome(self, state: UndercoverState) -> Outcome | None:
+        found = self._winner(state)
+        if found is None:
+            return None
+        side, reason = found
+        out = {item.seat: item for item in state.out}
+        results = tuple(SeatResult(seat=seat, team=state.side(seat), won=state.side(seat) == side,
+                                   placement=1 if state.side(seat) == side else 2,
+                                   eliminated_round=out[seat].round if seat in out else None,
+                                   elimination=out[seat].reason if seat in out else None,
+                                   forfeited=seat in out and out[seat].by == "forfeit")
+                        for seat in state.table)
+        winners = tuple(seat for seat in state.table if state.side(seat) == side)
+        return Outcome(status="finished", winners=winners, winning_team=side, reason=reason,
+                       rounds=self.rounds(state), results=results)
+
+    def rounds(self, state: UndercoverState) -> int:
+        """Rounds begun: the closed ones, and the open one once anything happened in it."""
+        begun = max([s.round for s in state.statements] + [o.round for o in state.out] + [0])
+        return min(max(begun, state.round - 1), state.max_rounds)
+
+    def transcript(self, state: UndercoverState) -> Sequence[tuple[str, str]]:
+        lines: list[tuple[str, str]] = []
+        tallies = iter(state.tallies)
+        for round_ in range(1, state.round + 1):
+            for item in (s for s in state.statements if s.round == round_):
+                lines.append((item.seat, item.text))
+                mean = item.mean()
+                if mean is not None and len(item.scores) >= state.judges:
+                    shown = (f"novelty {mean.novelty:.2f}, relevance {mean.relevance:.2f}, "
+                             f"reasonableness {mean.reasonableness:.2f}")
+                    lines.append(("judge", shown))
+                for gone in state.out:
+                    if gone.seat == item.seat and gone.round == round_ and gone.by == "judge":
+                        lines.append(("game", f"{item.seat} is out: {gone.reason}"))
+            if round_ < state.round:
+                lines.append(("game", next(tallies, "")))
+        for gone in state.out:
+            if gone.by == "forfeit":
+                lines.append(("game", f"{gone.seat} is out: {gone.reason}"))
+        return lines
+
+    def scripted_player(self, party: str, spec: MatchSpec) -> Any:
+        if party == JUDGE:
+            return ScriptedJudge()
+        if party not in spec.seats:
+            raise ConfigError(f"undercover has no seat or role {party!r} in this match")
+        return ScriptedSeat(party)
