@@ -62,7 +62,7 @@ def vote(seat: str, target: str) -> Action:
 def through_statements(state: UndercoverState, **low: tuple[float, float, float]) -> UndercoverState:
     while state.phase() != "vote" and game.outcome(state) is None:
         seat = state.next_speaker() or ""
-        state = game.apply(state, say(seat, f"{seat} says something new"))
+        state = game.apply(state, say(seat, f"{seat} says something new in round {state.round}"))
         state = game.apply(state, scores(*low.get(seat, (1, .6, 1))))
     return state
 
@@ -179,10 +179,10 @@ def test_a_low_score_puts_the_speaker_out_with_the_reason() -> None:
     state = game.apply(game.apply(state, say(first)), scores(novelty=0.0))
     assert state.out[-1].seat == first and state.out[-1].reason == "Low novelty" and state.out[-1].by == "judge"
     second = state.next_speaker() or ""
-    state = game.apply(game.apply(state, say(second)), scores(reasonableness=0.2))
+    state = game.apply(game.apply(state, say(second, "another sentence")), scores(reasonableness=0.2))
     assert state.out[-1].reason == "Low reasonableness"
     third = state.next_speaker() or ""
-    state = game.apply(game.apply(state, say(third)), scores(novelty=0.2, reasonableness=0.4))  # at the line: stays
+    state = game.apply(game.apply(state, say(third, "a third sentence")), scores(novelty=0.2, reasonableness=0.4))
     assert third in state.alive()
     assert ("game", f"{first} is out: Low novelty") in list(game.transcript(state))
     strict = start(novelty_threshold=0.5)
@@ -202,6 +202,9 @@ def test_statements_and_judge_replies_are_read_strictly() -> None:
         game.apply(state, say(ask.seat or "", f"A {state.word(ask.seat or '').upper()}S lives here"))
     state = game.apply(state, say(ask.seat or ""))
     judge_ask = game.next_asks(state)[0]
+    repeated = game.apply(state, scores())
+    with pytest.raises(RuleViolation, match="already said"):  # the next speaker may not repeat it, in any case
+        game.apply(repeated, say(repeated.next_speaker() or "", "it is FOUND in many places!"))
     assert judge_ask.role == JUDGE and judge_ask.constraint is not None and judge_ask.constraint.grammar
     action = game.parse(state, judge_ask, "novelty: 0.8\nrelevance: 0.4\nreasonableness: 1")
     assert action.data == {"novelty": 0.8, "relevance": 0.4, "reasonableness": 1.0}

@@ -276,6 +276,10 @@ class Undercover(GameBase):
             said = normalize_name(action.text)
             if f" {word} " in f" {said} ":
                 raise RuleViolation("the sentence says your word itself.")
+            if any(normalize_name(earlier.text) == said for earlier in state.statements):
+                # a rule, not a judge's call: a sentence said before has no novelty (the local judges scored
+                # exact repeats 0.8)
+                raise RuleViolation("that sentence was already said in this game; describe your word in a new way.")
             return replace(state, statements=(*state.statements, Statement(state.round, seat, action.text)))
         if action.kind in ("vote", "abstain"):
             if phase != "vote" or any(vote.voter == seat for vote in state.round_votes()):

@@ -176,7 +176,9 @@ def player_reply(request: ModelRequest) -> str:
         return "novelty: 1\nrelevance: 0.6\nreasonableness: 1\n"
     if "{0," in grammar:  # a Taboo clue or an Undercover sentence: one short line
         said = sum(1 for message in request.messages if message.role == "assistant")  # clues and refused ones
-        return CLUES[said % len(CLUES)]
+        seen = " ".join(message.content for message in request.messages)
+        rotated = [CLUES[(said + offset) % len(CLUES)] for offset in range(len(CLUES))]
+        return next((clue for clue in rotated if clue not in seen), rotated[0])  # not one the table said already
     # the Bluffing answer, or anything else asked in free text
     questions = sum(1 for message in request.messages if message.role == "user")
     return BLUFF_ANSWERS[(questions - 1) % len(BLUFF_ANSWERS)]
