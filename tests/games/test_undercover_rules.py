@@ -9,11 +9,15 @@ import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
 
+from playeval.analysis.ratings import SeatResult as RatedSeat
+from playeval.analysis.ratings import undercover_elo
+from playeval.analysis.undercover import undercover_games
 from playeval.core import Action, Ask, ConfigError, FormatError, Reply, RuleViolation, disclosed_to
 from playeval.core.events import ActionApplied, ReplyRejected, SeatAssignment, SeatEliminated
 from playeval.core.registry import default_registry
@@ -340,3 +344,25 @@ def test_a_batch_run_with_mock_players(tmp_path: Path) -> None:
             events = store.events(match.id)
             kinds = {e.action.kind for e in events if isinstance(e, ActionApplied)}
             assert {"statement", "scores", "vote"} <= kinds
+    games = undercover_games_of(db, run_id)
+    assert len(games) == 2 and all(len(game) == 6 for game in games)
+    elo = subprocess.run([command, "analyze", "elo", run_id, "--resamples", "50", "--db", db], capture_output=True,
+                         text=True, env={**os.environ, "COLUMNS": "200"}, timeout=120, check=False)
+    assert elo.returncode == 0, elo.stderr
+    rating = undercover_elo(games)["mock/player"]  # one model in every seat: its civilian and undercover seats
+    assert f"{rating:.1f}" in elo.stdout and "team Elo over 2 undercover games" in elo.stdout
+
+
+def undercover_games_of(db: str, run_id: str) -> list[list[RatedSeat]]:
+    with Store.open(db) as store:
+        return undercover_games(store, [run_id], default_registry())
+
+
+def test_a_match_recorded_before_the_repeat_rule_still_folds() -> None:
+    state = start()
+    old = replace(state, spec=state.spec.model_copy(update={"params": {
+        key: value for key, value in state.spec.params.items() if key != "repeats"}}))
+    first = old.next_speaker() or ""
+    old = game.apply(game.apply(old, say(first, "same words")), scores())
+    second = old.next_speaker() or ""
+    assert game.apply(old, say(second, "same words")).statements[-1].text == "same words"

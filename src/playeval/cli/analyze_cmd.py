@@ -33,7 +33,9 @@ from playeval.analysis import (
     summarize,
     summarize_procedural,
 )
+from playeval.analysis.ratings import CIVILIAN_OFFSET, elo_intervals, order_check
 from playeval.analysis.rule_games import PASSING, rule_game_rows
+from playeval.analysis.undercover import undercover_games
 from playeval.cli.console import db_option, fail, print_table, stderr, stdout
 from playeval.core.game import JudgedGame
 from playeval.core.registry import default_registry
@@ -228,6 +230,39 @@ def rules_cmd(
     console.print(f"win: accepted by the judge role (a forfeit is a loss); check acc.: the last rule-application "
                   f"check of each match; judge agrees: of the guesses both judged and checked, the share where the "
                   f"judge accepted exactly those that got at least {passing:.0%} of the held-out items right.")
+
+
+@analyze_app.command("elo")
+def elo_cmd(
+    run_ids: list[str] = typer.Argument(None, help="Run ids, in the order they were played (default: the latest run)."),
+    resamples: int = typer.Option(1000, "--resamples", min=1, help="Bootstrap resamples of the games."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the bootstrap."),
+    db: str | None = db_option(),
+) -> None:
+    """CK-Arena's team Elo over the runs' Undercover games: ratings with bootstrap 95% intervals, and the
+    forward-versus-reverse order check."""
+    with Store.open(db) as store:
+        runs = list(run_ids) if run_ids else [require_run(store, None)]
+        for run_id in runs:
+            require_run(store, run_id)
+        games = undercover_games(store, runs, default_registry())
+    if not games:
+        fail(f"no finished undercover game with models on both sides in run(s) {', '.join(runs)}")
+    board = elo_intervals(games, resamples=resamples, seed=seed)
+    check = order_check(games)
+    table = Table(title=f"team Elo over {len(games)} undercover games", box=box.SIMPLE_HEAD, padding=(0, 1))
+    for column in ("model", "games", "Elo", "95% interval", "reverse order"):
+        table.add_column(column, justify="left" if column == "model" else "right")
+    for row in board:
+        table.add_row(row.model, str(row.games), f"{row.rating:.1f}", f"[{row.low:.1f}, {row.high:.1f}]",
+                      f"{check.reverse[row.model]:.1f}")
+    console = stdout()
+    print_table(console, table)
+    pearson = "n/a (fewer than two models, or no spread)" if check.pearson_r is None else f"{check.pearson_r:.3f}"
+    console.print(f"ratings start at 0; civilians' team +{CIVILIAN_OFFSET:.1f}; actual score 0.75 won + 0.15 "
+                  f"survival + 0.10 voting accuracy; intervals: {resamples} bootstrap resamples of the games, kept "
+                  f"in play order. Forward vs reverse order: Pearson r {pearson}, largest difference "
+                  f"{check.largest_difference:.1f}.")
 
 
 def _number(value: float | None) -> str:

@@ -164,7 +164,7 @@ class Undercover(GameBase):
             "novelty_threshold": float(_option(options, "novelty_threshold", NOVELTY_THRESHOLD)),
             "reasonableness_threshold": float(_option(options, "reasonableness_threshold",
                                                       REASONABLENESS_THRESHOLD)),
-            "category": str(pair.category)}
+            "category": str(pair.category), "repeats": "refused"}
         return MatchSpec(game=self.id, level=level, seed=seed, setup=setup, params=params, seats=table)
 
     def initial_state(self, spec: MatchSpec) -> UndercoverState:
@@ -276,7 +276,8 @@ class Undercover(GameBase):
             said = normalize_name(action.text)
             if f" {word} " in f" {said} ":
                 raise RuleViolation("the sentence says your word itself.")
-            if any(normalize_name(earlier.text) == said for earlier in state.statements):
+            refused = state.spec.params.get("repeats") == "refused"  # matches recorded before the rule fold as played
+            if refused and any(normalize_name(earlier.text) == said for earlier in state.statements):
                 # a rule, not a judge's call: a sentence said before has no novelty (the local judges scored
                 # exact repeats 0.8)
                 raise RuleViolation("that sentence was already said in this game; describe your word in a new way.")
