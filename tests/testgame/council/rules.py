@@ -12,7 +12,6 @@ runs out of re-asks is out, and the game goes on.
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Literal
@@ -39,6 +38,7 @@ from playeval.core import (
 )
 from playeval.core.messages import system, user
 from playeval.core.normalize import normalize_name
+from playeval.core.votes import plurality
 
 SEATS: tuple[str, ...] = ("north", "east", "south", "west")
 TEAMS: dict[str, str] = {"north": "red", "south": "red", "east": "blue", "west": "blue"}
@@ -246,13 +246,12 @@ class Council(GameBase):
         alive = state.alive()
         if any(seat not in {voter for voter, _ in state.votes} for seat in alive):
             return state
-        counts = Counter(target for voter, target in state.votes if target in alive and voter in alive)
-        ranked = counts.most_common()
+        top = plurality(target for voter, target in state.votes if target in alive and voter in alive)
         shown = ", ".join(f"{voter} for {target}" for voter, target in sorted(state.votes))
-        if ranked and (len(ranked) == 1 or ranked[0][1] > ranked[1][1]):
-            loser = ranked[0][0]
+        if top is not None:
+            loser, count = top
             line = f"Round {state.round} votes: {shown}; {loser} is out."
-            out = (*state.out, Out(loser, state.round, f"voted out with {ranked[0][1]} votes"))
+            out = (*state.out, Out(loser, state.round, f"voted out with {count} votes"))
         else:
             line, out = f"Round {state.round} votes: {shown}; a tie, nobody is out.", state.out
         return replace(state, votes=(), tallies=(*state.tallies, line), out=out, round=state.round + 1)

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import random
 import re
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any, ClassVar
@@ -52,6 +51,7 @@ from playeval.core import (
 )
 from playeval.core.messages import system, user
 from playeval.core.normalize import normalize_name
+from playeval.core.votes import plurality
 from playeval.games.undercover import prompts
 from playeval.games.undercover.players import ScriptedJudge, ScriptedSeat
 from playeval.games.undercover.state import (
@@ -333,13 +333,12 @@ class Undercover(GameBase):
         cast = {vote.voter: vote for vote in state.round_votes()}
         if any(seat not in cast for seat in alive):
             return state
-        counts = Counter(v.target for v in cast.values() if v.target is not None and v.voter in alive
-                         and v.target in alive)
-        ranked = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+        top = plurality(v.target for v in cast.values() if v.target is not None and v.voter in alive
+                        and v.target in alive)
         shown = "; ".join(f"{seat} -> {cast[seat].target or 'abstains'}" for seat in sorted(cast))
         out = state.out
-        if ranked and (len(ranked) == 1 or ranked[0][1] > ranked[1][1]):
-            loser, n = ranked[0]
+        if top is not None:
+            loser, n = top
             line = f"Round {state.round} votes: {shown}. {loser} is voted out ({n} votes)."
             out = (*out, Out(loser, state.round, "vote", f"voted out with {n} votes"))
         else:
