@@ -13,7 +13,9 @@ from matplotlib.container import BarContainer
 
 from playeval.analysis import ModelResult, ProceduralSummary, Profile, SkillStanding, skills
 from playeval.analysis.intervals import wilson_interval
+from playeval.analysis.ratings import OrderCheck, RatedModel
 from playeval.analysis.rule_games import RuleGameRow
+from playeval.analysis.undercover_results import CategoryRow, JudgeRow, Mean, Rate, SideRow, UndercoverResults
 from playeval.core.info import MetricSpec
 from playeval.core.registry import default_registry
 from playeval.report.data import (
@@ -33,7 +35,7 @@ from playeval.report.plots import (
     win_rate_figure,
 )
 from playeval.report.render import ReportFiles, write_report
-from playeval.report.tables import capability_table, outcome_table, rule_game_tables
+from playeval.report.tables import capability_table, outcome_table, rule_game_tables, undercover_tables
 
 MODELS = ("claude-3-5-sonnet", "gpt-4o", "llama-3.1-405b")
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -475,3 +477,35 @@ def test_guess_the_rule_runs_get_the_paper_s_table_2_with_intervals(tmp_path: Pa
     html = files.html.read_text("utf-8")
     assert "Guess the rule: judged win rate" in html and "[23-88%], n=5" in html
     assert "Guess the rule: judged win rate" in files.markdown.read_text("utf-8")
+
+
+def test_undercover_tables_appear_only_for_undercover_runs(tmp_path: Path) -> None:
+    assert undercover_tables(make_data()) == []
+    files = write_report(make_data(), tmp_path / "none")
+    assert 'id="undercover"' not in files.html.read_text("utf-8")
+    assert "### Undercover" not in files.markdown.read_text("utf-8")
+    means = {name: Mean.of([0.5, 0.7]) for name in ("survival", "vote_accuracy", "novelty", "relevance",
+                                                      "reasonableness")}
+    side = SideRow(model="mock/a", side="civilian", seats=5, wins=Rate.of(4, 5), reference=2 / 3, means=means,
+                   out_by_judge=Rate.of(0, 5), out_by_vote=Rate.of(1, 5), forfeits=0, reasks=2, abstentions=1)
+    judge = JudgeRow(judge="mock/j", scored=3, histograms={name: (0,) * 10 + (3,) for name in
+                                                           ("novelty", "relevance", "reasonableness")},
+                     off_grid=1, under={"novelty": Rate.of(0, 3), "reasonableness": Rate.of(1, 3)},
+                     put_out={"novelty": Rate.of(0, 3), "reasonableness": Rate.of(1, 3)})
+    results = UndercoverResults(matches=3, civilian_wins=Rate.of(2, 3), rows=(side,), judges=(judge,),
+                                categories=(CategoryRow("animals", None, Rate.of(2, 3)),))
+    data = replace(make_data(), undercover=results, undercover_elo=(RatedModel("mock/a", 12.5, -3.0, 20.0, 3),),
+                   undercover_order=OrderCheck({"mock/a": 12.5}, {"mock/a": 11.0}, None, 1.5), elo_resamples=200)
+    sides, elo, categories, judges = undercover_tables(data)
+    assert sides.rows[0][3].text == "80%" and sides.rows[0][3].sub == ("[38-96%], n=5",)
+    assert sides.rows[0][4].text == "67%" and sides.rows[0][5].text == "0.60"  # the run's rate; mean survival
+    assert sides.rows[0][5].sub == ("[0.00, 1.00], n=2",)  # t with 1 df, clipped to [0, 1]
+    assert [c.text for c in sides.rows[0][-3:]] == ["0", "2", "1"]
+    assert [c.text for c in elo.rows[0]] == ["mock/a", "3", "12.5", "[-3.0, 20.0]", "11.0"]
+    assert "200 bootstrap resamples" in elo.caption and "Pearson r n/a" in elo.caption
+    assert categories.rows[0][1].text == "the civilians (matches)"
+    assert [c.text for c in judges.rows[1][3:14]] == ["0"] * 10 + ["3"] and judges.rows[1][14].text == "—"
+    assert judges.rows[2][14].text == "33%" and "1 scores were off the 0.1 grid" in judges.caption
+    files = write_report(data, tmp_path / "uc")
+    assert 'href="#undercover"' in files.html.read_text("utf-8")
+    assert "#### Undercover: team Elo" in files.markdown.read_text("utf-8")

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import math
+import statistics
+from collections.abc import Sequence
 
 Z_95 = 1.959963984540054
 
@@ -20,4 +22,35 @@ def wilson_interval(wins: int, n: int, z: float = Z_95) -> tuple[float | None, f
     half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / denominator
     low = 0.0 if wins == 0 else max(0.0, min(p, centre - half))  # exact at the ends, never past p by rounding
     high = 1.0 if wins == n else min(1.0, max(p, centre + half))
+    return low, high
+
+
+_T_975 = (12.7062, 4.3027, 3.1824, 2.7764, 2.5706, 2.4469, 2.3646, 2.3060, 2.2622)
+"""Student's t 0.975 quantiles for 1 to 9 degrees of freedom."""
+
+
+def t_quantile_95(df: int) -> float:
+    """Student's t 0.975 quantile (the two-sided 95% critical value) for ``df`` degrees of freedom: a table up to
+    9, the Cornish-Fisher expansion in 1/df above (within 1e-4 of the exact value from 10 on)."""
+    if df < 1:
+        raise ValueError(f"degrees of freedom must be at least 1, got {df}")
+    if df <= len(_T_975):
+        return _T_975[df - 1]
+    z, v = Z_95, float(df)
+    return (z + (z**3 + z) / (4 * v) + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * v**2)
+            + (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / (384 * v**3)
+            + (79 * z**9 + 776 * z**7 + 1482 * z**5 - 1920 * z**3 - 945 * z) / (92160 * v**4))
+
+
+def t_interval(values: Sequence[float], *, bounds: tuple[float, float] | None = None
+               ) -> tuple[float | None, float | None]:
+    """The t 95% interval of the mean of ``values`` (``None``s with fewer than two values), clipped to ``bounds``
+    when given (for measures that cannot leave them, such as shares in [0, 1])."""
+    if len(values) < 2:
+        return None, None
+    mean = statistics.fmean(values)
+    half = t_quantile_95(len(values) - 1) * statistics.stdev(values) / math.sqrt(len(values))
+    low, high = mean - half, mean + half
+    if bounds is not None:
+        low, high = max(bounds[0], low), min(bounds[1], high)
     return low, high

@@ -36,6 +36,14 @@ from playeval.analysis import (
 from playeval.analysis.ratings import CIVILIAN_OFFSET, elo_intervals, order_check
 from playeval.analysis.rule_games import PASSING, rule_game_rows
 from playeval.analysis.undercover import undercover_games
+from playeval.analysis.undercover_results import (
+    CAPTION_JUDGES,
+    SCORES,
+    UndercoverResults,
+    bins_heading,
+    sides_caption,
+    undercover_results,
+)
 from playeval.cli.console import db_option, fail, print_table, stderr, stdout
 from playeval.core.game import JudgedGame
 from playeval.core.registry import default_registry
@@ -263,6 +271,72 @@ def elo_cmd(
                   f"survival + 0.10 voting accuracy; intervals: {resamples} bootstrap resamples of the games, kept "
                   f"in play order. Forward vs reverse order: Pearson r {pearson}, largest difference "
                   f"{check.largest_difference:.1f}.")
+
+
+@analyze_app.command("undercover")
+def undercover_cmd(
+    run_ids: list[str] = typer.Argument(None, help="Run ids (default: the latest run)."),
+    db: str | None = db_option(),
+) -> None:
+    """Undercover per model and side: win rate (Wilson 95%) beside the run's side rates, survival, voting
+    accuracy, the judges' mean scores (t 95% over seats), eliminations, forfeits, re-asks and abstentions; win rate
+    by concept category; each judge's score distribution."""
+    with Store.open(db) as store:
+        runs = list(run_ids) if run_ids else [require_run(store, None)]
+        for run_id in runs:
+            require_run(store, run_id)
+        results = undercover_results(store, runs, default_registry())
+    if results is None:
+        fail(f"no finished undercover match in run(s) {', '.join(runs)}")
+    print_undercover(results, ", ".join(runs))
+
+
+def print_undercover(results: UndercoverResults, runs: str) -> None:
+    """The tables of ``playeval analyze undercover``."""
+    console = stdout()
+    sides = Table(title=f"run(s) {runs}: undercover, {results.matches} matches, per model and side",
+                  box=box.SIMPLE_HEAD, padding=(0, 1))
+    for column in ("model", "side", "seats", "win [95% CI]", "run's rate", "survival", "vote acc.", "out: judge",
+                   "out: vote", "forfeits", "re-asks", "abstain"):
+        sides.add_column(column, justify="left" if column in ("model", "side") else "right")
+    scores = Table(title="undercover: the judges' mean scores of each model's sentences, per side",
+                   box=box.SIMPLE_HEAD, padding=(0, 1))
+    for column in ("model", "side", *SCORES):
+        scores.add_column(column, justify="left" if column in ("model", "side") else "right")
+    for row in results.rows:
+        sides.add_row(row.model, row.side, str(row.seats), row.wins.text(), _number2(row.reference),
+                      row.means["survival"].text(), row.means["vote_accuracy"].text(), row.out_by_judge.text(),
+                      row.out_by_vote.text(), str(row.forfeits), str(row.reasks), str(row.abstentions))
+        scores.add_row(row.model, row.side, *(row.means[name].text() for name in SCORES))
+    print_table(console, sides)
+    print_table(console, scores)
+    console.print(sides_caption(results))
+    categories = Table(title="undercover: win rate by concept category", box=box.SIMPLE_HEAD, padding=(0, 1))
+    for column in ("category", "model", "n", "win [95% CI]"):
+        categories.add_column(column, justify="left" if column in ("category", "model") else "right")
+    for item in results.categories:
+        categories.add_row(item.category, item.model or "(civilians' matches)", str(item.wins.n), item.wins.text())
+    print_table(console, categories)
+    console.print("n: matches for a category's own row (the civilians' share of them), seats for a model's.")
+    for judge in results.judges:
+        table = Table(title=f"undercover: judge {judge.judge}, {judge.scored} scored sentences", box=box.SIMPLE_HEAD,
+                      padding=(0, 1))
+        table.add_column("score")
+        for heading in bins_heading():
+            table.add_column(heading, justify="right")
+        for name in SCORES:
+            table.add_row(name, *(str(count) for count in judge.histograms[name]))
+        print_table(console, table)
+        console.print(f"  under the threshold: novelty {judge.under['novelty'].text()}, reasonableness "
+                      f"{judge.under['reasonableness'].text()}; put out: novelty {judge.put_out['novelty'].text()}, "
+                      f"reasonableness {judge.put_out['reasonableness'].text()}"
+                      + (f"; {judge.off_grid} scores off the 0.1 grid, counted at the nearest tenth"
+                         if judge.off_grid else ""))
+    console.print(CAPTION_JUDGES)
+
+
+def _number2(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:.2f}"
 
 
 def _number(value: float | None) -> str:

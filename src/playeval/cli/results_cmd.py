@@ -7,6 +7,7 @@ from rich import box
 from rich.table import Table
 
 from playeval.analysis import match_rows, summarize
+from playeval.analysis.undercover_results import ALL, GAME, undercover_results
 from playeval.cli.console import db_option, print_table, stdout
 from playeval.core.registry import default_registry
 from playeval.engine import require_run
@@ -57,6 +58,25 @@ def print_results(store: Store, run_id: str) -> None:
                       "win rate; invalid: rejected replies per reply; "
                       "rounds: over matches the rules finished; "
                       "s/match: the evaluated model's own time.")
+    if any(result.game == GAME for result in results):
+        print_undercover_counts(store, run_id)
+
+
+def print_undercover_counts(store: Store, run_id: str) -> None:
+    """Undercover's re-asks and abstentions per model, and where its full results are."""
+    found = undercover_results(store, [run_id], default_registry())
+    if found is None:
+        return
+    table = Table(title="undercover: re-asks and abstentions per model", box=box.SIMPLE_HEAD, padding=(0, 1))
+    table.add_column("model", no_wrap=True)
+    for column in ("seats", "re-asks", "abstentions", "forfeits"):
+        table.add_column(column, justify="right", no_wrap=True)
+    for row in (r for r in found.rows if r.side == ALL):
+        table.add_row(row.model, str(row.seats), str(row.reasks), str(row.abstentions), str(row.forfeits))
+    console = stdout()
+    print_table(console, table)
+    console.print(f"re-asks: refused replies; abstentions: votes refused until the re-asks ran out. Per side, with "
+                  f"intervals, eliminations and the judges' scores: playeval analyze undercover {run_id}")
 
 
 def register(app: typer.Typer) -> None:

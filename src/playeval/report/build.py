@@ -15,8 +15,11 @@ from playeval.analysis import (
     summarize,
     summarize_procedural,
 )
+from playeval.analysis.ratings import elo_intervals, order_check
 from playeval.analysis.retro import point_seat
 from playeval.analysis.rule_games import rule_game_rows
+from playeval.analysis.undercover import undercover_games
+from playeval.analysis.undercover_results import undercover_results
 from playeval.core.game import Game, RetroGame, seat_evaluated
 from playeval.core.match import Outcome
 from playeval.core.registry import GameRegistry
@@ -32,6 +35,9 @@ from playeval.report.data import (
     TranscriptPage,
 )
 from playeval.store import MatchRecord, RetroRecord, Store
+
+ELO_RESAMPLES = 1000
+"""Bootstrap resamples of the Undercover games for the team Elo's intervals (as ``playeval analyze elo``)."""
 
 
 def build_report(store: Store, run_id: str, registry: GameRegistry) -> ReportData:
@@ -76,6 +82,7 @@ def build_report(store: Store, run_id: str, registry: GameRegistry) -> ReportDat
             notes.append(f"{s.game}, {s.model}: {s.failed_outputs} retrospective outputs could not be read after "
                          "re-asks (counted as lists without the secret, or left out for judgements).")
     games = ", ".join(dict.fromkeys(m.game for m in matches.values())) or run.game
+    rated = undercover_games(store, [run_id], registry)
     shown = dict.fromkeys([*(r.game for r in results), *(s.game for s in summaries)])
     return ReportData(
         run_id=run_id,
@@ -92,6 +99,10 @@ def build_report(store: Store, run_id: str, registry: GameRegistry) -> ReportDat
         transcripts=tuple(transcripts),
         notes=tuple(notes),
         rule_games=tuple(rule_game_rows(store, run_id, registry)),
+        undercover=undercover_results(store, [run_id], registry),
+        undercover_elo=tuple(elo_intervals(rated, resamples=ELO_RESAMPLES)) if rated else (),
+        undercover_order=order_check(rated) if rated else None,
+        elo_resamples=ELO_RESAMPLES if rated else 0,
     )
 
 

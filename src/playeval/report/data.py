@@ -12,7 +12,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from playeval.analysis import ModelResult, ProceduralSummary, Profile
+from playeval.analysis.ratings import OrderCheck, RatedModel
 from playeval.analysis.rule_games import RuleGameRow
+from playeval.analysis.undercover_results import UndercoverResults
 from playeval.core.info import MetricSpec
 
 
@@ -150,4 +152,11 @@ class ReportData:
     rule_games: tuple[RuleGameRow, ...] = ()
     """GuessTheRuleBench's Table 2, extended: one per guess-the-rule game, level and model
     (``analysis.rule_games``)."""
+    undercover: UndercoverResults | None = None
+    """Undercover per model and side, per category and per judge (``analysis.undercover_results``)."""
+    undercover_elo: tuple[RatedModel, ...] = ()
+    """CK-Arena's team Elo over the run's Undercover games, with bootstrap intervals (``analysis.ratings``)."""
+    undercover_order: OrderCheck | None = None
+    """The Elo's forward-versus-reverse order check."""
+    elo_resamples: int = 0
     """Caveats to print under the tables (e.g. "retrospective analysis not run for 3 matches")."""

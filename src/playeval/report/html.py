@@ -155,7 +155,8 @@ _INDEX = """{% extends "base.html" %}
 {%- for key, value in config %}<dt>{{ key }}</dt><dd>{{ value }}</dd>{% endfor %}
 </dl>
 {%- endif %}
-<nav class="toc"><a href="#outcomes">Outcomes</a><a href="#procedural">Procedural metrics</a>
+<nav class="toc"><a href="#outcomes">Outcomes</a>{% if undercover %}<a href="#undercover">Undercover</a>{% endif %}
+<a href="#procedural">Procedural metrics</a>
 <a href="#plots">Plots</a><a href="#capability">Capability profile</a><a href="#matches">Matches</a>
 <a href="#notes">Notes</a><a href="#how-to-read">How to read this</a></nav>
 </header>
@@ -167,6 +168,13 @@ _INDEX = """{% extends "base.html" %}
 <h3>{{ t.title }}</h3>
 {{ table(t) }}
 {% endfor %}
+{% if undercover %}
+<h3 id="undercover">Undercover</h3>
+{% for t in undercover %}
+<h4>{{ t.title }}</h4>
+{{ table(t) }}
+{% endfor %}
+{% endif %}
 </section>
 
 <section id="procedural">
@@ -385,6 +393,7 @@ def render_index(
     matches: Table,
     plots: Sequence[Plot],
     rules: Sequence[Table] = (),
+    undercover: Sequence[Table] = (),
 ) -> str:
     return _ENV.get_template("index.html").render(
         data=data,
@@ -392,6 +401,7 @@ def render_index(
         config=config_items(data.config),
         outcomes=outcomes,
         rules=list(rules),
+        undercover=list(undercover),
         procedural=list(procedural),
         capability=capability,
         matches=matches,

@@ -66,6 +66,7 @@ def render_markdown(
     plots: Sequence[Plot],
     how_to_read: Sequence[str],
     rules: Sequence[Table] = (),
+    undercover: Sequence[Table] = (),
 ) -> str:
     out: list[str] = [f"# {escape(data.title)}", ""]
     out.append(f"Run `{data.run_id.replace('`', '')}` · created {escape(fmt_created(data.created))} · "
@@ -77,6 +78,10 @@ def render_markdown(
     out.append(table(outcomes) if outcomes.rows else "*No scored matches in this run.*")
     for t in rules:
         out += ["", f"### {escape(t.title)}", "", table(t)]
+    if undercover:
+        out += ["", "### Undercover"]
+    for t in undercover:
+        out += ["", f"#### {escape(t.title)}", "", table(t)]
     out += ["", "## 2. Procedural metrics", ""]
     if not procedural:
         out += ["*No retrospective analysis in this run.*", ""]

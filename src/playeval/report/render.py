@@ -23,6 +23,7 @@ from playeval.report.tables import (
     outcome_table,
     procedural_tables,
     rule_game_tables,
+    undercover_tables,
 )
 
 __all__ = ["ReportFiles", "transcript_paths", "write_report"]
@@ -62,6 +63,7 @@ def write_report(data: ReportData, out_dir: Path) -> ReportFiles:
     links = transcript_paths(data.transcripts)
     outcomes, procedural = outcome_table(data), procedural_tables(data)
     rules = rule_game_tables(data)
+    undercover = undercover_tables(data)
     capability, matches = capability_table(data), matches_table(data, links)
 
     transcripts: list[Path] = []
@@ -82,14 +84,14 @@ def write_report(data: ReportData, out_dir: Path) -> ReportFiles:
 
     index = out_dir / "index.html"
     index.write_text(
-        render_index(data, outcomes=outcomes, rules=rules, procedural=procedural, capability=capability,
-                     matches=matches, plots=plots),
+        render_index(data, outcomes=outcomes, rules=rules, undercover=undercover, procedural=procedural,
+                     capability=capability, matches=matches, plots=plots),
         encoding="utf-8",
     )
     markdown = out_dir / "report.md"
     markdown.write_text(
-        render_markdown(data, outcomes=outcomes, rules=rules, procedural=procedural, capability=capability,
-                        matches=matches, plots=plots, how_to_read=HOW_TO_READ),
+        render_markdown(data, outcomes=outcomes, rules=rules, undercover=undercover, procedural=procedural,
+                        capability=capability, matches=matches, plots=plots, how_to_read=HOW_TO_READ),
         encoding="utf-8",
     )
     return ReportFiles(

@@ -12,6 +12,15 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from playeval.analysis import ModelResult
+from playeval.analysis.undercover_results import (
+    ALL,
+    CAPTION_JUDGES,
+    SCORES,
+    Mean,
+    Rate,
+    bins_heading,
+    sides_caption,
+)
 from playeval.core.info import MetricSpec
 from playeval.report.data import ReportData
 
@@ -273,6 +282,82 @@ def rule_game_tables(data: ReportData) -> list[Table]:
                  "matches the check (a guess passes with 80% or more right)."),
     )
     return [wins, checks]
+
+
+def _share(rate: Rate) -> Cell:
+    return _rate_cell(rate.count, rate.n, rate.low, rate.high, False)
+
+
+def _mean_cell(mean: Mean) -> Cell:
+    if mean.mean is None:
+        return Cell(NA, numeric=True)
+    sub = f"[{mean.low:.2f}, {mean.high:.2f}], n={mean.n}" if mean.low is not None and mean.high is not None \
+        else f"n={mean.n}"
+    return Cell(f"{mean.mean:.2f}", numeric=True, sub=(sub,))
+
+
+def undercover_tables(data: ReportData) -> list[Table]:
+    """Undercover: per model and side (and overall), the team Elo with its bootstrap intervals and order check,
+    the win rate by concept category, and the judges' score distributions. Empty without Undercover matches."""
+    results = data.undercover
+    if results is None:
+        return []
+    sides = tuple(
+        (Cell(row.model), Cell("overall" if row.side == ALL else row.side),
+         Cell(str(row.seats), numeric=True, aux=True), _share(row.wins),
+         Cell(NA if row.reference is None else f"{row.reference * 100:.0f}%", numeric=True, aux=True),
+         *(_mean_cell(row.means[name]) for name in ("survival", "vote_accuracy", *SCORES)),
+         _share(row.out_by_judge), _share(row.out_by_vote),
+         *(Cell(str(count), numeric=True, aux=True) for count in (row.forfeits, row.reasks, row.abstentions)))
+        for row in results.rows)
+    tables = [Table(
+        title="Undercover: per model and side",
+        columns=("Model", "Side", "Seats", "Win rate", "Run's rate", "Survival", "Voting accuracy", "Novelty",
+                 "Relevance", "Reasonableness", "By the judges", "By vote", "Forfeits", "Re-asks", "Abstentions"),
+        groups=(Group("", 1), Group("", 1), Group("", 1), Group("Wins", 2), Group("Play", 2),
+                Group("Judges' mean scores", 3), Group("Put out", 2), Group("Counts", 3)),
+        rows=sides, caption=sides_caption(results))]
+    if data.undercover_elo:
+        check = data.undercover_order
+        reverse = check.reverse if check is not None else {}
+        pearson = NA if check is None or check.pearson_r is None else f"{check.pearson_r:.3f}"
+        largest = NA if check is None else f"{check.largest_difference:.1f}"
+        tables.append(Table(
+            title="Undercover: team Elo",
+            columns=("Model", "Games", "Elo", "95% interval", "Reverse order"),
+            rows=tuple((Cell(row.model), Cell(str(row.games), numeric=True, aux=True),
+                        Cell(f"{row.rating:.1f}", numeric=True), Cell(f"[{row.low:.1f}, {row.high:.1f}]", numeric=True),
+                        Cell(fmt_num(reverse.get(row.model), 1), numeric=True, aux=True))
+                       for row in data.undercover_elo),
+            caption=(f"CK-Arena's team Elo over the run's finished Undercover games with model seats on both sides, "
+                     f"in play order: ratings start at 0, the civilians' team gets +120.4, a seat's actual score is "
+                     f"0.75 won + 0.15 survival + 0.10 voting accuracy. Interval: {data.elo_resamples} bootstrap "
+                     f"resamples of the games, kept in play order. Reverse order: the ratings from the games played "
+                     f"backwards; Pearson r {pearson}, largest difference {largest}.")))
+    tables.append(Table(
+        title="Undercover: win rate by concept category",
+        columns=("Category", "Seats of", "Win rate"),
+        rows=tuple((Cell(item.category), Cell(item.model or "the civilians (matches)"), _share(item.wins))
+                   for item in results.categories),
+        caption=("A category's first row is the share of its matches the civilians won; the rows under it are each "
+                 "model's seats in it, won with their side, with Wilson 95% intervals.")))
+    judges: list[tuple[Cell, ...]] = []
+    for judge in results.judges:
+        for name in SCORES:
+            judges.append((Cell(judge.judge), Cell(name), Cell(str(judge.scored), numeric=True, aux=True),
+                           *(Cell(str(count), numeric=True) for count in judge.histograms[name]),
+                           _share(judge.under[name]) if name in judge.under else Cell(ABSENT, numeric=True),
+                           _share(judge.put_out[name]) if name in judge.put_out else Cell(ABSENT, numeric=True)))
+    off_grid = sum(judge.off_grid for judge in results.judges)
+    tables.append(Table(
+        title="Undercover: the judges' scores",
+        columns=("Judge", "Score", "Scored", *bins_heading(), "Under threshold", "Put out"),
+        groups=(Group("", 1), Group("", 1), Group("", 1), Group("Scores given", len(bins_heading())),
+                Group("Threshold", 2)),
+        rows=tuple(judges),
+        caption=CAPTION_JUDGES + (f" {off_grid} scores were off the 0.1 grid and are counted at the nearest tenth."
+                                  if off_grid else "")))
+    return tables
 
 
 def procedural_tables(data: ReportData) -> list[Table]:

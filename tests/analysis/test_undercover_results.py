@@ -1,0 +1,292 @@
+"""Undercover's results per model and side, per category and per judge, on stored matches built by hand: every
+figure is checked against a value worked out below."""
+
+from __future__ import annotations
+
+import math
+import random
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from playeval.analysis.intervals import t_interval, t_quantile_95
+from playeval.analysis.undercover_results import (
+    ALL,
+    CategoryRow,
+    SideRow,
+    UndercoverResults,
+    is_judge_role,
+    undercover_results,
+)
+from playeval.cli.main import app
+from playeval.core import Action, ActionApplied, Event, ReplyReceived, ReplyRejected, RoleAssignment, SeatAssignment
+from playeval.core.events import SeatEliminated
+from playeval.core.match import MatchSpec
+from playeval.core.registry import default_registry
+from playeval.games.undercover import CIVILIAN, JUDGE, UNDERCOVER, Undercover, UndercoverState
+from playeval.report import build_report, write_report
+from playeval.report.tables import undercover_tables
+from playeval.store import Store
+
+game = Undercover()
+J, K = "mock/j", "mock/k"
+
+
+def _spec(category: str, civilian: str, undercover: str, sides: dict[str, str], **params: int) -> MatchSpec:
+    spec = game.new_spec(1, 1, random.Random(1), options={"players": len(sides), "undercover": 1})
+    words = {seat: civilian if side == CIVILIAN else undercover for seat, side in sides.items()}
+    pair = {"id": f"{category}-1", "category": category, "civilian": civilian, "undercover": undercover}
+    return spec.model_copy(update={"setup": {"pair": pair, "words": words, "sides": sides},
+                                   "params": {**spec.params, "category": category, **params}})
+
+
+class Log:
+    """A match played by applying actions to its state, with the events a recorder would have written."""
+
+    def __init__(self, spec: MatchSpec) -> None:
+        self.spec = spec
+        self.state: UndercoverState = game.initial_state(spec)
+        self.events: list[Event] = []
+
+    def _apply(self, action: Action, replied_as: str | None = None) -> None:
+        if action.seat is not None:
+            self.events.append(ReplyReceived(seat=action.seat, text=action.text))
+        else:
+            self.events.append(ReplyReceived(role=replied_as or JUDGE, text=action.text))
+        self.events.append(ActionApplied(action=action))
+        self.state = game.apply(self.state, action)
+
+    def say(self, seat: str, *judged: tuple[float, float, float]) -> None:
+        """``seat`` speaks; each triple is one judge's scores, the first from ``judge``, the next ``judge#2``."""
+        self._apply(Action(seat=seat, kind="statement", text=f"{seat} describes its word in round {self.state.round}"))
+        for number, (novelty, relevance, reasonableness) in enumerate(judged, start=1):
+            data = {"novelty": novelty, "relevance": relevance, "reasonableness": reasonableness}
+            # the action's role is "judge" whichever judge answered: the reply's role says which one it was
+            self._apply(Action(role=JUDGE, kind="scores", text="scores", data=data),
+                        replied_as=JUDGE if number == 1 else f"judge#{number}")
+
+    def vote(self, seat: str, target: str | None, *, refused: str | None = None) -> None:
+        if refused is not None:
+            self.events.append(ReplyReceived(seat=seat, text=refused))
+            self.events.append(ReplyRejected(seat=seat, error="rule", reason="no such player", text=refused))
+        if target is None:
+            self._apply(Action(seat=seat, kind="abstain", text="abstains", data={"reason": "no such player"}))
+        else:
+            self._apply(Action(seat=seat, kind="vote", text=target))
+
+    def forfeit(self, seat: str) -> None:
+        self.events.append(SeatEliminated(seat=seat, error="format", reason="not one sentence"))
+        self.state = game.eliminate(self.state, seat, "not one sentence")
+
+
+def match_a() -> Log:
+    """Animals; player4 is the undercover agent. player3 is put out by the judge (novelty 0.1), player4 is voted
+    out: the civilians win in round 1. player2's first vote is refused (a re-ask)."""
+    log = Log(_spec("animals", "lion", "tiger", {"player1": CIVILIAN, "player2": CIVILIAN, "player3": CIVILIAN,
+                                                 "player4": UNDERCOVER}))
+    log.say("player1", (1.0, 0.6, 1.0))
+    log.say("player2", (0.8, 0.5, 0.9))
+    log.say("player3", (0.1, 0.4, 1.0))
+    log.say("player4", (1.0, 0.3, 0.5))
+    log.vote("player1", "player4")
+    log.vote("player2", "player4", refused="player9")
+    log.vote("player4", "player1")
+    return log
+
+
+def match_b() -> Log:
+    """Food, two judges, one round; player1 is the undercover agent. player5 forfeits its sentence, player4
+    abstains, the vote ties: the agent is still in after the last round and wins."""
+    log = Log(_spec("food", "butter", "margarine", {"player1": UNDERCOVER, "player2": CIVILIAN, "player3": CIVILIAN,
+                                                    "player4": CIVILIAN, "player5": CIVILIAN},
+                    judges=2, max_rounds=1))
+    for seat in ("player1", "player2", "player3"):
+        log.say(seat, (1.0, 0.6, 1.0), (0.5, 0.2, 0.7))
+    log.say("player4", (1.0, 0.6, 1.0), (0.5, 0.2, 0.3))  # judge#2 alone is under 0.4; the mean 0.65 is not
+    log.forfeit("player5")
+    log.vote("player1", "player2")
+    log.vote("player2", "player3")
+    log.vote("player3", "player1")
+    log.vote("player4", None)
+    return log
+
+
+SEATS_A = {"player1": "mock/a", "player2": "mock/a", "player3": "mock/b", "player4": "mock/b"}
+SEATS_B = {**SEATS_A, "player5": "mock/b"}
+
+
+def _store(store: Store, run_id: str, index: int, log: Log, models: dict[str, str],
+           judges: dict[str, str]) -> None:
+    seats = [SeatAssignment(seat=seat, player_kind="llm", model=model, evaluated=True)
+             for seat, model in models.items()]
+    roles = [RoleAssignment(role=role, player_kind="llm", model=model) for role, model in judges.items()]
+    match_id = store.create_match(spec=log.spec, seats=seats, roles=roles, run_id=run_id, match_index=index)
+    for event in log.events:
+        store.append_event(match_id, event)
+    outcome = game.outcome(log.state)
+    assert outcome is not None
+    store.finish_match(match_id, outcome)
+
+
+@pytest.fixture
+def run(tmp_path: Path) -> tuple[str, str]:
+    """A database holding matches A, A again and B, and an unfinished match that must not count: (url, run id)."""
+    url = f"sqlite:///{tmp_path / 'u.db'}"
+    with Store.open(url) as store:
+        run_id = store.create_run("undercover", 1, {})
+        _store(store, run_id, 0, match_a(), SEATS_A, {JUDGE: J})
+        _store(store, run_id, 1, match_a(), SEATS_A, {JUDGE: J})
+        _store(store, run_id, 2, match_b(), SEATS_B, {JUDGE: J, "judge#2": K})
+        store.create_match(spec=match_a().spec, seats=[SeatAssignment(seat=s, player_kind="llm", model="mock/c")
+                                                       for s in SEATS_A], run_id=run_id, match_index=3)
+    return url, run_id
+
+
+@pytest.fixture
+def results(run: tuple[str, str]) -> UndercoverResults:
+    url, run_id = run
+    with Store.open(url) as store:
+        found = undercover_results(store, [run_id], default_registry())
+    assert found is not None
+    return found
+
+
+def row(results: UndercoverResults, model: str, side: str) -> SideRow:
+    return next(r for r in results.rows if r.model == model and r.side == side)
+
+
+def test_the_constructed_matches_end_as_planned() -> None:
+    a, b = game.outcome(match_a().state), game.outcome(match_b().state)
+    assert a is not None and a.winning_team == CIVILIAN and a.rounds == 1
+    assert b is not None and b.winning_team == UNDERCOVER
+    assert [(o.seat, o.by) for o in match_a().state.out] == [("player3", "judge"), ("player4", "vote")]
+    assert [(o.seat, o.by) for o in match_b().state.out] == [("player5", "forfeit")]
+
+
+def test_win_rates_have_wilson_intervals_and_the_run_s_side_rates_beside_them(results: UndercoverResults) -> None:
+    assert results.matches == 3  # the unfinished match is left out
+    assert (results.civilian_wins.count, results.civilian_wins.n) == (2, 3)
+    civ = row(results, "mock/a", CIVILIAN)  # A p1, A p2 twice (won), B p2 (lost)
+    assert (civ.seats, civ.wins.count) == (5, 4) and civ.reference == pytest.approx(2 / 3)
+    # Wilson 95% for 4 of 5, worked out: centre (0.8 + 1.92/5)/(1 + 3.84/5), half-width z sqrt(...)/(...)
+    assert civ.wins.low == pytest.approx(0.3755, abs=1e-4) and civ.wins.high == pytest.approx(0.9638, abs=1e-4)
+    agent = row(results, "mock/a", UNDERCOVER)  # B p1 won
+    assert (agent.seats, agent.wins.count) == (1, 1) and agent.reference == pytest.approx(1 / 3)
+    assert agent.wins.low == pytest.approx(0.2065, abs=1e-4) and agent.wins.high == 1.0
+    overall = row(results, "mock/a", ALL)
+    assert (overall.seats, overall.wins.count) == (6, 5)
+    assert overall.reference == pytest.approx((5 * 2 / 3 + 1 / 3) / 6)  # 11/18: its seats at the run's side rates
+    b_civ = row(results, "mock/b", CIVILIAN)  # A p3 twice (won), B p3, p4, p5 (lost)
+    assert (b_civ.seats, b_civ.wins.count) == (5, 2)
+    assert [r.side for r in results.rows] == [CIVILIAN, UNDERCOVER, ALL] * 2
+
+
+def test_seat_means_have_t_intervals(results: UndercoverResults) -> None:
+    civ = row(results, "mock/a", CIVILIAN)
+    relevance = civ.means["relevance"]  # 0.6, 0.5, 0.6, 0.5 in A; mean(0.6, 0.2) = 0.4 in B
+    assert relevance.n == 5 and relevance.mean == pytest.approx(0.52)
+    half = 2.7764 * math.sqrt(0.028 / 4) / math.sqrt(5)
+    assert relevance.low == pytest.approx(0.52 - half, abs=1e-4) and relevance.high == pytest.approx(0.52 + half,
+                                                                                                      abs=1e-4)
+    assert civ.means["novelty"].mean == pytest.approx((1 + 0.8 + 1 + 0.8 + 0.75) / 5)
+    assert civ.means["novelty"].high == 1.0  # clipped to [0, 1]
+    assert civ.means["survival"].mean == 1.0 and civ.means["vote_accuracy"].mean == pytest.approx(0.8)
+    b_civ = row(results, "mock/b", CIVILIAN)
+    assert b_civ.means["survival"].mean == pytest.approx(2 / 5)  # out in round 1 twice in A, and p5 in B
+    vote = b_civ.means["vote_accuracy"]  # A p3 never voted, B p3 voted for the agent, p4 abstained, p5 was out
+    assert (vote.n, vote.mean, vote.low, vote.high) == (1, 1.0, None, None)
+    assert b_civ.means["novelty"].n == 4  # p5 said nothing
+    agent = row(results, "mock/b", UNDERCOVER)
+    assert agent.means["survival"].mean == 0.0 and agent.means["reasonableness"].mean == 0.5
+
+
+def test_eliminations_forfeits_reasks_and_abstentions(results: UndercoverResults) -> None:
+    b_civ = row(results, "mock/b", CIVILIAN)
+    assert (b_civ.out_by_judge.count, b_civ.out_by_judge.n) == (2, 5) and b_civ.out_by_judge.low is not None
+    assert b_civ.out_by_vote.count == 0 and b_civ.forfeits == 1 and b_civ.abstentions == 1 and b_civ.reasks == 0
+    agent = row(results, "mock/b", UNDERCOVER)
+    assert (agent.out_by_vote.count, agent.out_by_vote.n, agent.out_by_judge.count) == (2, 2, 0)  # A p4, twice
+    civ = row(results, "mock/a", CIVILIAN)
+    assert (civ.reasks, civ.abstentions, civ.forfeits) == (2, 0, 0)
+    assert row(results, "mock/a", ALL).reasks == 2 and row(results, "mock/b", ALL).abstentions == 1
+
+
+def test_win_rate_by_concept_category(results: UndercoverResults) -> None:
+    found = {(r.category, r.model): (r.wins.count, r.wins.n) for r in results.categories}
+    assert found == {("animals", None): (2, 2), ("animals", "mock/a"): (4, 4), ("animals", "mock/b"): (2, 4),
+                     ("food", None): (0, 1), ("food", "mock/a"): (1, 2), ("food", "mock/b"): (0, 3)}
+    assert isinstance(results.categories[0], CategoryRow) and results.categories[0].wins.high == 1.0
+
+
+def test_judge_histograms_count_each_judge_s_own_scores(results: UndercoverResults) -> None:
+    judges = {judge.judge: judge for judge in results.judges}
+    assert set(judges) == {J, K}
+    j, k = judges[J], judges[K]
+    assert (j.scored, k.scored) == (12, 4)
+    # J: novelty 1, 0.8, 0.1, 1 in each A; 1 four times in B
+    assert j.histograms["novelty"] == (0, 2, 0, 0, 0, 0, 0, 0, 2, 0, 8)
+    assert j.histograms["reasonableness"] == (0, 0, 0, 0, 0, 2, 0, 0, 0, 2, 8)
+    assert k.histograms["relevance"] == (0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0)
+    assert k.histograms["reasonableness"] == (0, 0, 0, 1, 0, 0, 0, 3, 0, 0, 0)
+    assert j.off_grid == 0 and sum(j.histograms["relevance"]) == 12
+    assert (j.under["novelty"].count, j.put_out["novelty"].count, j.put_out["reasonableness"].count) == (2, 2, 0)
+    # K's 0.3 is under the reasonableness threshold, but the judges' mean (0.65) put nobody out
+    assert (k.under["reasonableness"].count, k.put_out["reasonableness"].count) == (1, 0)
+
+
+def test_judge_roles() -> None:
+    assert is_judge_role("judge") and is_judge_role("judge#3")
+    assert not is_judge_role("judges") and not is_judge_role("game_master")
+
+
+def test_t_quantiles_and_interval() -> None:
+    assert t_quantile_95(1) == pytest.approx(12.7062) and t_quantile_95(10) == pytest.approx(2.2281, abs=1e-4)
+    assert t_quantile_95(30) == pytest.approx(2.0423, abs=1e-4) and t_quantile_95(120) == pytest.approx(1.9799,
+                                                                                                         abs=1e-4)
+    assert t_interval([0.5]) == (None, None)
+    low, high = t_interval([0.0, 1.0])
+    assert low == pytest.approx(0.5 - 12.7062 * math.sqrt(0.5) / math.sqrt(2)) and high is not None
+    assert t_interval([0.0, 1.0], bounds=(0.0, 1.0)) == (0.0, 1.0)
+
+
+def _cli(*args: str) -> str:
+    done = CliRunner().invoke(app, list(args), env={"COLUMNS": "250"})
+    assert done.exit_code == 0, done.output
+    return done.output
+
+
+def test_analyze_undercover_prints_the_tables(run: tuple[str, str]) -> None:
+    url, run_id = run
+    out = _cli("analyze", "undercover", run_id, "--db", url)
+    text = " ".join(out.split())
+    assert "3 matches, per model and side" in out and "0.80 [0.38, 0.96]" in out  # mock/a's civilian seats
+    assert "civilians won 67% of the 3 matches" in text and "Student-t" in text
+    assert "judge mock/k, 4 scored sentences" in text and "(civilians' matches)" in text
+    assert "mock/b civilian 5 0.40 [0.12, 0.77] 0.67" in text
+    novelty = next(line for line in out.splitlines() if line.strip().startswith("novelty") and "2" in line)
+    assert novelty.split()[1:] == ["0", "2", "0", "0", "0", "0", "0", "0", "2", "0", "8"]  # judge mock/j
+
+
+def test_results_points_to_the_undercover_analysis(run: tuple[str, str]) -> None:
+    url, run_id = run
+    out = _cli("results", run_id, "--db", url)
+    assert "re-asks and abstentions per model" in out and f"playeval analyze undercover {run_id}" in out
+    counts = [line.split() for line in out.splitlines() if line.split()[:1] == ["mock/b"] and len(line.split()) == 5]
+    assert counts == [["mock/b", "7", "0", "1", "1"]]  # seats, re-asks, abstentions, forfeits
+
+
+def test_the_report_has_an_undercover_section(run: tuple[str, str], tmp_path: Path) -> None:
+    url, run_id = run
+    with Store.open(url) as store:
+        data = build_report(store, run_id, default_registry())
+    titles = [table.title for table in undercover_tables(data)]
+    assert titles == ["Undercover: per model and side", "Undercover: team Elo",
+                      "Undercover: win rate by concept category", "Undercover: the judges' scores"]
+    assert {row.model for row in data.undercover_elo} == {"mock/a", "mock/b"} and data.undercover_order is not None
+    assert all(row.low <= row.rating <= row.high for row in data.undercover_elo)
+    files = write_report(data, tmp_path / "report")
+    html, markdown = files.html.read_text("utf-8"), files.markdown.read_text("utf-8")
+    assert 'id="undercover"' in html and "Undercover: team Elo" in html and "[38-96%], n=5" in html
+    assert "### Undercover" in markdown and "#### Undercover: the judges' scores" in markdown
+    assert "Judge \\| " not in markdown and "| mock/j | novelty | 12 | 0 | 2 |" in markdown
