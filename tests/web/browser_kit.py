@@ -51,12 +51,15 @@ if not CHROMIUM.exists():  # a test module importing this one is skipped (a fail
                 allow_module_level=True)
 
 _SERVER = """
+import importlib
 import json
 import sys
 import uvicorn
 from playeval.web import ArenaSettings, create_app
 
 db_url, port, roles = sys.argv[1], int(sys.argv[2]), json.loads(sys.argv[3])
+for setup in sys.argv[4:]:  # a test's set-up modules (a fixed concept pair), from this folder
+    importlib.import_module(setup).fix()
 app = create_app(ArenaSettings(db=db_url, models=("mock/player",), use_cache=False, roles=roles))
 uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", access_log=False)
 """
@@ -101,20 +104,28 @@ def _wait_until_up(url: str, process: subprocess.Popen[bytes], log: Path) -> Non
 
 @pytest.fixture(scope="module")
 def arena(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Arena]:
-    root = tmp_path_factory.mktemp("arena")
+    yield from serve(tmp_path_factory.mktemp("arena"), rule_game_roles())
+
+
+def serve(root: Path, roles: dict[str, str], setup: tuple[str, ...] = ()) -> Iterator[Arena]:
+    """An arena server on ``root`` with the role bindings ``roles``, until the generator is closed. ``setup``: modules
+    of this folder whose ``fix()`` the server calls before it makes the app (a test module's own ``arena``
+    fixture passes them)."""
     port = _free_port()
     log = root / "server.log"
+    here = str(Path(__file__).resolve().parent)
     env = {
         **os.environ,
         "PLAYEVAL_HOME": str(root / "home"),
         "PLAYEVAL_CACHE_DIR": str(root / "cache"),
         "PLAYEVAL_MOCK_DELAY": MOCK_DELAY,
+        "PYTHONPATH": os.pathsep.join(filter(None, [here, os.environ.get("PYTHONPATH", "")])),
     }
     for key in ("PLAYEVAL_DB", "OPENAI_API_KEY", "ANTHROPIC_API_KEY", "OPENAI_BASE_URL"):
         env.pop(key, None)
     with log.open("wb") as out:
-        process = subprocess.Popen([sys.executable, "-c", _SERVER, db_url(root), str(port),
-                                    json.dumps(rule_game_roles())],
+        process = subprocess.Popen([sys.executable, "-c", _SERVER, db_url(root), str(port), json.dumps(roles),
+                                    *setup],
                                    env=env, stdout=out, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     try:

@@ -9,7 +9,9 @@ import re
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
+import undercover_pair
 from arena_client import (
     Seen,
     client_for,
@@ -25,6 +27,7 @@ from arena_client import (
 )
 
 from playeval.core.normalize import normalize_name
+from playeval.games.undercover import rules as undercover_rules
 from playeval.store import MatchRecord, Store
 from playeval.web import create_app
 
@@ -122,6 +125,21 @@ async def test_a_person_in_the_seat_without_the_secret_never_receives_it(tmp_pat
     assert end["you"] == seat and end["outcome"] is not None
 
 
+async def _watch_to_the_end(client: httpx.AsyncClient, match_id: str, seen: Seen
+                            ) -> tuple[httpx.Response, httpx.Response]:
+    """Watch a match as the public does until it is over (its view, its replay, the live list, its stream): the
+    finished view and the stream's whole response."""
+    stream = asyncio.create_task(client.get(f"/api/matches/{match_id}/stream"))
+    while True:
+        view = seen.keep(await client.get(f"/api/matches/{match_id}"))
+        seen.keep(await client.get(f"/api/matches/{match_id}/replay"))
+        seen.keep(await client.get("/api/matches", params={"mode": "watch", "status": "live"}))
+        if view.json()["status"] == "finished":
+            break
+        await asyncio.sleep(0.03)
+    return view, await asyncio.wait_for(stream, timeout=60)
+
+
 async def test_a_watcher_never_receives_the_secret_before_the_end(tmp_path: Path,
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PLAYEVAL_MOCK_DELAY", "0.01")
@@ -131,15 +149,7 @@ async def test_a_watcher_never_receives_the_secret_before_the_end(tmp_path: Path
         match_id = created.json()["id"]
         secret = _stored(tmp_path, match_id).spec.hidden("secret")
         assert secret
-        stream = asyncio.create_task(client.get(f"/api/matches/{match_id}/stream"))
-        while True:
-            view = seen.keep(await client.get(f"/api/matches/{match_id}"))
-            seen.keep(await client.get(f"/api/matches/{match_id}/replay"))
-            seen.keep(await client.get("/api/matches", params={"mode": "watch", "status": "live"}))
-            if view.json()["status"] == "finished":
-                break
-            await asyncio.sleep(0.03)
-        streamed = await asyncio.wait_for(stream, timeout=60)
+        _, streamed = await _watch_to_the_end(client, match_id, seen)
     events = streamed.text.split("event: state")[1:]
     live = _before_the_end(seen.bodies + events)
     assert len(live) > 5
@@ -255,3 +265,68 @@ async def test_a_watcher_of_a_rule_game_never_receives_the_rule(tmp_path: Path, 
     assert all(view_panel["forms"] == [] for view_panel in [json.loads(body)["panel"] for body in seen.bodies
                                                              if '"panel":{' in body.replace(" ", "")])
     assert statement and disclosed(view)["rule"] == statement
+
+
+# ---- Undercover: a seat sees only its own word, a watcher none, until the end ------------------------------------
+
+
+def _undercover_reply(view: dict[str, Any]) -> str:
+    """A person's move through the panel's form: a new sentence (no word in it), or the first seat offered."""
+    [form] = view["panel"]["forms"]
+    field = form["actions"][0]["fields"][0]
+    if field["kind"] == "choice":
+        return str(field["choices"][0])
+    return f"Something I would put my own way, take {view['seq']}"
+
+
+@pytest.fixture
+def _fixed_pair(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Undercover's matches draw the fixed pair (lion, tiger), and the models answer at once."""
+    monkeypatch.setenv("PLAYEVAL_MOCK_DELAY", "0.005")
+    monkeypatch.setattr(undercover_rules, "_load_pairs", undercover_pair.pairs)
+
+
+@pytest.mark.usefixtures("_fixed_pair")
+async def test_a_seat_at_undercover_never_receives_another_seat_s_word(tmp_path: Path) -> None:
+    seen = Seen()
+    async with running(make_settings(tmp_path, roles=undercover_pair.ROLES)) as client:
+        created = seen.keep(await client.post("/api/matches", json={"game": "undercover", "seat": "player3",
+                                                                      "options": {"max_rounds": 3}}))
+        assert created.status_code == 201, created.text
+        match_id = created.json()["id"]
+        words = _stored(tmp_path, match_id).spec.setup["words"]
+        mine = words["player3"]
+        other = ({undercover_pair.CIVILIAN_WORD, undercover_pair.UNDERCOVER_WORD} - {mine}).pop()
+        stream = asyncio.create_task(client.get(f"/api/matches/{match_id}/stream"))
+        end = await play(client, match_id, _undercover_reply, seen)
+        streamed = await asyncio.wait_for(stream, timeout=60)
+    live = _before_the_end(seen.bodies + streamed.text.split("event: state")[1:])
+    assert len(live) > 5
+    for body in live:
+        assert not _mentions(body, other), body
+    views = [json.loads(body) for body in seen.bodies if body.startswith("{") and '"panel":{' in body]
+    assert any(view["panel"]["forms"] and view["panel"]["forms"][0]["kind"] == "vote" for view in views)
+    panels = [view["panel"] for view in views if view["status"] != "finished"]
+    assert all(next(li for li in panel["lists"] if li["key"] == "word")["items"] == [mine] for panel in panels)
+    assert disclosed(end) == {f"{seat}_word": word for seat, word in words.items()}  # revealed at the end
+    shown = next(li for li in end["panel"]["lists"] if li["key"] == "words")["items"]
+    assert len(shown) == len(words) and any(line.startswith(f"player3: {mine} (") for line in shown)
+
+
+@pytest.mark.usefixtures("_fixed_pair")
+async def test_a_watcher_of_undercover_never_receives_a_word_before_the_end(tmp_path: Path) -> None:
+    seen = Seen()
+    async with running(make_settings(tmp_path, roles=undercover_pair.ROLES)) as client:
+        created = seen.keep(await client.post("/api/watch", json={"game": "undercover",
+                                                                    "options": {"max_rounds": 2}}))
+        assert created.status_code == 201, created.text
+        match_id = created.json()["id"]
+        view, streamed = await _watch_to_the_end(client, match_id, seen)
+    live = _before_the_end(seen.bodies + streamed.text.split("event: state")[1:])
+    assert len(live) > 5
+    for body in live:
+        for word in (undercover_pair.CIVILIAN_WORD, undercover_pair.UNDERCOVER_WORD):
+            assert not _mentions(body, word), body
+        assert '"disclosures":[{' not in body.replace(" ", "")
+    end = view.json()
+    assert end["panel"]["forms"] == [] and len(disclosed(end)) == 6

@@ -10,12 +10,13 @@ from typing import Any
 import typer
 
 from playeval.cli.console import db_option, fail, outcome_label, stdout
+from playeval.cli.run_cmd import _pairs
 from playeval.core.ask import Ask, Reply
 from playeval.core.errors import ConfigError
 from playeval.core.events import SeatAssignment
 from playeval.core.game import Game, disclosed_to, person_seat
-from playeval.core.info import PersonInput
-from playeval.core.inputs import check_inputs, inputs_for
+from playeval.core.info import PersonInput, Scalar
+from playeval.core.inputs import check_inputs, check_options, inputs_for
 from playeval.core.match import MatchSpec, Outcome
 from playeval.core.registry import default_registry
 from playeval.core.rng import match_rng
@@ -91,12 +92,27 @@ def _ask_person(item: PersonInput) -> str:
             stdout().print(str(err).replace(f"inputs.{item.key}", "this"))
 
 
-def _spec(game: Game[Any], level: int, seed: int, human_seat: str) -> MatchSpec:
+def _spec(game: Game[Any], level: int, seed: int, human_seat: str, options: dict[str, Scalar]) -> MatchSpec:
     """The match's setup: what the person provides for their seat (asked here), the rest drawn."""
     wanted = inputs_for(game.person_inputs, (human_seat,))
     given = {item.key: _ask_person(item) for item in wanted}
     inputs = {key: value for key, value in given.items() if value}
-    return game.new_spec(level, seed, match_rng(seed), inputs=inputs if wanted else None)
+    return game.new_spec(level, seed, match_rng(seed), inputs=inputs if wanted else None, options=options or None)
+
+
+def _checked(game: Game[Any], option: list[str] | None, role: list[str] | None
+             ) -> tuple[dict[str, Scalar], dict[str, str]]:
+    """``--option NAME=VALUE`` checked against the game's options, and ``--role ROLE=MODEL`` against its roles."""
+    try:
+        options = check_options(game.id, game.options, dict(_pairs(option, "--option"))) if option else {}
+    except ConfigError as err:
+        fail(str(err))
+    roles = dict(_pairs(role, "--role"))
+    unknown = sorted(set(roles) - {info.name for info in game.roles})
+    if unknown:
+        known = ", ".join(info.name for info in game.roles) or "none"
+        fail(f"--role {', '.join(unknown)}: {game.id} has no such role (its roles: {known})")
+    return options, roles
 
 
 def register(app: typer.Typer) -> None:
@@ -107,6 +123,10 @@ def register(app: typer.Typer) -> None:
         seat: str = typer.Option(None, "--as", help="Your seat (default: the person's seat of the game)."),
         level: int = typer.Option(1, "--level", help="Game level."),
         seed: int = typer.Option(None, "--seed", help="Seed (default: random)."),
+        option: list[str] = typer.Option(None, "--option", help="A game option: NAME=VALUE (see `playeval games`); "
+                                                                "repeatable."),
+        role: list[str] = typer.Option(None, "--role", help="Bind a role to a model: ROLE=MODEL (MODEL may be "
+                                                            "'scripted'); repeatable. Default: the game's."),
         no_cache: bool = typer.Option(False, "--no-cache", help="Do not read or write the response cache."),
         db: str | None = db_option(),
     ) -> None:
@@ -116,22 +136,29 @@ def register(app: typer.Typer) -> None:
         human_seat = seat or person_seat(game)
         if human_seat not in names:
             fail(f"{game.id} has the seats {', '.join(names)} for a person; --as {seat} is not one of them")
-        asyncio.run(_play(game, model, human_seat, level, seed, not no_cache, db))
+        options, roles = _checked(game, option, role)
+        asyncio.run(_play(game, model, human_seat, level, seed, not no_cache, db, options, roles))
 
 
 async def _play(game: Game[Any], model: str, human_seat: str, level: int, seed: int | None, use_cache: bool,
-                db: str | None) -> None:
+                db: str | None, options: dict[str, Scalar], roles: dict[str, str]) -> None:
     console = stdout()
     seed = secrets.randbelow(2**31) if seed is None else seed
-    spec = _spec(game, level, seed, human_seat)
+    try:
+        spec = _spec(game, level, seed, human_seat, options)
+    except ConfigError as err:
+        fail(str(err))
     table = game.table(spec)
+    if human_seat not in {info.name for info in table}:
+        fail(f"this {game.id} table has the seats {', '.join(info.name for info in table)}; "
+             f"--as {human_seat} is not one of them")
     seats = {info.name: SeatAssignment(seat=info.name, player_kind="human" if info.name == human_seat else "llm",
                                        model=None if info.name == human_seat else model,
                                        prompt_variant=spec.variants.get(info.name),
                                        evaluated=info.evaluated and info.name != human_seat)
              for info in table}
-    config = RunConfig(games=(game.id,), models=(model,), opponent=model, n=1, level=level)
-    roles = role_assignments(game, config, seats, model)
+    config = RunConfig(games=(game.id,), models=(model,), opponent=model, n=1, level=level, roles=roles)
+    bound = role_assignments(game, config, seats, model)
     for item in disclosed_to(game, spec, (human_seat,), over=False):
         console.print(f"{item.label}: [bold]{item.value}[/] (the model does not see it)")
     async with ModelHub(use_cache=use_cache) as hub:
@@ -139,9 +166,9 @@ async def _play(game: Game[Any], model: str, human_seat: str, level: int, seed: 
         console.print(f"[bold]{game.title}[/], level {level}: you are the {human_seat}; "
                       f"{others} {'is' if len(seats) == 2 else 'are'} played by {model}.")
         with Store.open(db) as store:
-            match_id = store.create_match(spec=spec, seats=tuple(seats.values()), roles=roles)
+            match_id = store.create_match(spec=spec, seats=tuple(seats.values()), roles=bound)
             person = _Narrated(TerminalPlayer(name="you"), game, spec, human_seat, store, match_id)
-            built = build_players(game, spec, tuple(seats.values()), roles, hub.get, people={human_seat: person})
+            built = build_players(game, spec, tuple(seats.values()), bound, hub.get, people={human_seat: person})
             players = {party: player if player is None or player.kind == "human" else _Announced(player, party)
                        for party, player in built.items()}
             try:

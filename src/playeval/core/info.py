@@ -59,6 +59,9 @@ class GameOption(_Info):
     local_only: bool = False
     """Only the command line and the library may set it (it names something on the machine running the match,
     such as a file): the arena neither offers nor accepts it."""
+    seat_count: bool = False
+    """The option is how many seats the table has: a match seats the first N of the game's declared seats
+    (Undercover's ``players``), so the arena's set-up pages offer only those."""
 
 
 class PersonInput(_Info):

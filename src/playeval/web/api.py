@@ -95,7 +95,8 @@ def game_info(game: Game[Any]) -> GameInfo:
         levels=[LevelView(level=info.level, description=info.description) for info in game.levels],
         options=[OptionView(name=option.name, description=option.description, default=option.default,
                             minimum=option.minimum, maximum=option.maximum,
-                            choices=list(option.choices) if option.choices is not None else None)
+                            choices=list(option.choices) if option.choices is not None else None,
+                            seat_count=option.seat_count)
                  for option in game.options if not option.local_only],
         seats=[GameSeatView(seat=seat.name, role=seat.role, evaluated=seat.evaluated, person=seat.person)
                for seat in game.seats],

@@ -131,6 +131,9 @@ class TableMaker:
         missing = sorted(set(people) - set(seats))
         if missing:
             raise Invalid(f"this {game.id} table has no {', '.join(missing)} seat")
+        beyond = sorted(set(body.seats) - set(seats))
+        if beyond:  # an option made the table smaller than the game's declared seats (Undercover's players)
+            raise Invalid(f"this {game.id} table seats {', '.join(seats)}, not {', '.join(beyond)}")
         tokens = {name: new_token() for name in people}
         match_id = self.store.create_web_match(
             spec=spec, seats=list(seats.values()), mode="play", people={n: token_hash(t) for n, t in tokens.items()},

@@ -230,6 +230,8 @@ class OptionView(_View):
     minimum: float | None
     maximum: float | None
     choices: list[str] | None
+    seat_count: bool = False
+    """The option sets how many seats the table has: the first N of the game's seats."""
 
 
 class InputView(_View):

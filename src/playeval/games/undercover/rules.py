@@ -42,6 +42,7 @@ from playeval.core import (
     MetricSpec,
     Outcome,
     OutputConstraint,
+    Panel,
     Presentation,
     RoleInfo,
     RuleViolation,
@@ -53,6 +54,7 @@ from playeval.core.messages import system, user
 from playeval.core.normalize import normalize_name
 from playeval.core.votes import plurality
 from playeval.games.undercover import prompts
+from playeval.games.undercover.panel import undercover_panel
 from playeval.games.undercover.players import ScriptedJudge, ScriptedSeat
 from playeval.games.undercover.state import (
     CIVILIAN,
@@ -115,7 +117,8 @@ class Undercover(GameBase):
                  default="local"),)
     levels: ClassVar[tuple[LevelInfo, ...]] = (LevelInfo(level=1, description="one concept pair per match"),)
     options: ClassVar[tuple[GameOption, ...]] = (
-        GameOption(name="players", description="seats at the table", default=6, minimum=4, maximum=MAX_SEATS),
+        GameOption(name="players", description="seats at the table", default=6, minimum=4, maximum=MAX_SEATS,
+                   seat_count=True),
         GameOption(name="undercover", description="undercover agents (fewer than the civilians)", default=2,
                    minimum=1, maximum=3),
         GameOption(name="max_rounds", description="rounds after which undercover agents still in win", default=5,
@@ -175,6 +178,11 @@ class Undercover(GameBase):
         return tuple(Disclosure(key=f"{seat}_word", value=str(words[seat]), seats=(seat,), label="Your word",
                                 revealed_label=f"{seat}'s word ({spec.setup['sides'][seat]})")
                      for seat in spec.seats)
+
+    def panel(self, state: UndercoverState, viewer: str | None) -> Panel:
+        """The match on a page for ``viewer``'s seat (``None``: a watcher): only their own word until the end
+        (``undercover.panel``)."""
+        return undercover_panel(state, viewer, over=self.outcome(state) is not None, max_chars=MAX_CHARS)
 
     # -- asks -------------------------------------------------------------------------------------------------
 

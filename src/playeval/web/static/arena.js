@@ -187,10 +187,21 @@
     return chosen;
   }
 
+  /** The seats of a table of `game` with the options chosen in `box`: every declared seat, unless an option sets
+      how many the table has (`seat_count`), then the first that many. */
+  function tableSeats(game, box) {
+    const sizing = game.options.find((option) => option.seat_count);
+    if (!sizing) return game.seats;
+    const field = box.querySelector(`[data-option="${CSS.escape(sizing.name)}"]`);
+    const count = Number(field ? field.value : sizing.default);
+    const fits = Number.isInteger(count) && count >= (sizing.minimum ?? 1) && count <= game.seats.length;
+    return fits ? game.seats.slice(0, count) : game.seats.slice(0, Number(sizing.default));
+  }
+
   document.addEventListener("DOMContentLoaded", describeLevels);
 
   window.Arena = {
     el, clear, show, api, detailOf, fillModels, percent, number, gameName, seatName, games, formatTime, optionFields,
-    optionValues,
+    optionValues, tableSeats,
   };
 })();

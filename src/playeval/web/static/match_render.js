@@ -68,7 +68,7 @@
         el("li", { className: "secret-box", dataset: { key: item.key } }, [
           el("span", { className: "secret-label", text: item.label }),
           el("strong", { className: "secret-value", text: item.value }),
-          el("span", { className: "private-tag", text: "only your side sees this" }),
+          el("span", { className: "private-tag", text: (item.seats || []).length > 1 ? "only your side sees this" : "only you see this" }),
         ]),
       );
     }

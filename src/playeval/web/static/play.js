@@ -4,7 +4,7 @@
 "use strict";
 
 document.addEventListener("DOMContentLoaded", async () => {
-  const { el, clear, api, fillModels, seatName, optionFields, optionValues } = window.Arena;
+  const { el, clear, api, fillModels, seatName, optionFields, optionValues, tableSeats } = window.Arena;
   const body = document.body;
   const form = document.getElementById("setup-form");
   const error = document.getElementById("setup-error");
@@ -50,15 +50,31 @@ document.addEventListener("DOMContentLoaded", async () => {
     describe();
   }
 
-  function buildSeats() {
-    const open = game.seats.filter((seat) => seat.person);
+  /** The seats a person may take at this table (an option may set how many seats it has), keeping the choice. */
+  function fillSeats() {
+    const chosen = seatSelect.value || game.person_seat;
+    clear(seatSelect);
+    const open = tableSeats(game, optionsBox).filter((seat) => seat.person);
     for (const seat of open) seatSelect.append(el("option", { text: seatName(seat.seat), attrs: { value: seat.seat } }));
-    seatSelect.value = game.person_seat;
+    const keep = open.find((seat) => seat.seat === chosen) || open.find((seat) => seat.seat === game.person_seat);
+    seatSelect.value = keep ? keep.seat : (open[0] ? open[0].seat : "");
+  }
+
+  function buildSeats() {
+    fillSeats();
     document.getElementById("seat-field").hidden = false;
     seatSelect.addEventListener("change", () => {
       buildInputs();
       buildOthers();
     });
+    if (game.options.some((option) => option.seat_count)) {
+      optionsBox.addEventListener("input", () => {
+        const before = seatSelect.value;
+        fillSeats();
+        if (seatSelect.value !== before) buildInputs();
+        buildOthers();
+      });
+    }
     const roles = game.roles.map((role) => `The ${seatName(role.role).toLowerCase()} ${role.does}; it is not a player.`);
     const note = document.getElementById("roles-note");
     note.textContent = roles.join(" ");
@@ -121,7 +137,7 @@ document.addEventListener("DOMContentLoaded", async () => {
   function buildOthers() {
     const picked = new Map([...others.querySelectorAll("select")].map((select) => [select.dataset.seat, select.value]));
     clear(others);
-    for (const seat of game.seats.filter((item) => item.seat !== seatSelect.value)) {
+    for (const seat of tableSeats(game, optionsBox).filter((item) => item.seat !== seatSelect.value)) {
       const id = `other-${seat.seat}`;
       const select = el("select", { attrs: { id }, dataset: { seat: seat.seat } }, [
         el("option", { text: "The model above", attrs: { value: "" } }),
@@ -232,9 +248,9 @@ document.addEventListener("DOMContentLoaded", async () => {
   });
 
   buildLevels();
+  buildOptions();  // first: an option may set how many seats the table has
   buildSeats();
   buildInputs();
   buildOthers();
-  buildOptions();
   start.disabled = false;
 });

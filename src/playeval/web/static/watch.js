@@ -2,7 +2,7 @@
 "use strict";
 
 document.addEventListener("DOMContentLoaded", async () => {
-  const { el, clear, api, gameName, seatName, formatTime, optionFields, optionValues } = window.Arena;
+  const { el, clear, api, gameName, seatName, formatTime, optionFields, optionValues, tableSeats } = window.Arena;
   const games = await window.Arena.games();
   if (!games.length) return;
   const gameSelect = document.getElementById("watch-game");
@@ -20,8 +20,8 @@ document.addEventListener("DOMContentLoaded", async () => {
 
   function buildForm() {
     buildLevels();
+    optionFields(currentGame(), optionsBox, "watch-option");  // first: an option may set how many seats there are
     buildSeats();
-    optionFields(currentGame(), optionsBox, "watch-option");
   }
 
   function buildLevels() {
@@ -37,7 +37,7 @@ document.addEventListener("DOMContentLoaded", async () => {
     const game = currentGame();
     const picked = new Map([...pickers.querySelectorAll("select")].map((select) => [select.dataset.seat, select.value]));
     clear(pickers);
-    for (const seat of game.seats) {
+    for (const seat of tableSeats(game, optionsBox)) {
       const id = `seat-${seat.seat}`;
       const select = el("select", { attrs: { id, name: seat.seat }, dataset: { seat: seat.seat } }, [
         el("option", { text: "A random model", attrs: { value: "" } }),
@@ -69,6 +69,9 @@ document.addEventListener("DOMContentLoaded", async () => {
   }
 
   gameSelect.addEventListener("change", buildForm);
+  optionsBox.addEventListener("input", () => {
+    if (currentGame().options.some((option) => option.seat_count)) buildSeats();
+  });
   levelSelect.addEventListener("change", describeLevel);
 
   form.addEventListener("submit", async (event) => {
