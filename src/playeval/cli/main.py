@@ -10,6 +10,7 @@ from playeval.cli import (
     export_cmd,
     games_cmd,
     play_cmd,
+    qa_cmd,
     report_cmd,
     results_cmd,
     rule_bank_cmd,
@@ -35,6 +36,7 @@ analyze_cmd.register(app)
 report_cmd.register(app)
 serve_cmd.register(app)
 rule_bank_cmd.register(app)
+qa_cmd.register(app)
 
 
 def main() -> None:
