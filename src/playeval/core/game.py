@@ -53,6 +53,11 @@ class Game(Protocol, Generic[StateT]):
     """Procedural metrics computed from retrospective outputs (see :class:`RetroGame`)."""
     ranking_skill: ClassVar[str | None]
     """The skill whose retrospective rank ranks models on this game (GameArena Table 4), if any."""
+    reask_temperature: ClassVar[float | None]
+    """``None`` (the default): an evaluated seat's re-ask keeps the run's temperature, so a greedy model's invalid
+    move is measured as it is. A number: its re-asks are fresh, sampled tries at least this hot, for a game whose
+    rules refuse moves a greedy model can only repeat (a sentence already said) and where a forfeit ends a seat's
+    game (see ``LLMPlayer``). Refused replies are counted either way."""
 
     def table(self, spec: MatchSpec) -> tuple[SeatInfo, ...]:
         """The seats of this match, in order."""
@@ -136,6 +141,7 @@ class GameBase:
     secret_sets: ClassVar[tuple[str, ...]] = ()
     metrics: ClassVar[tuple[MetricSpec, ...]] = ()
     ranking_skill: ClassVar[str | None] = None
+    reask_temperature: ClassVar[float | None] = None
     seats: ClassVar[tuple[SeatInfo, ...]]
 
     def table(self, spec: MatchSpec) -> tuple[SeatInfo, ...]:

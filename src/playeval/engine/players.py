@@ -1,7 +1,8 @@
 """Who plays each seat and role of a match: from its assignments (and later take-overs) to players.
 
 One function builds a model's player in a seat and one in a role, for batch runs, the terminal and the arena
-alike. An evaluated seat keeps the run's settings on re-asks, so its invalid moves are measured as they are. A
+alike. An evaluated seat keeps the run's settings on re-asks, so its invalid moves are measured as they are
+(unless its game sets ``reask_temperature``, as Undercover does). A
 seat that is not evaluated is a simulated person: its re-asks are fresh, sampled tries, since greedy decoding
 repeats a refused reply word for word. A role (a judge, a game master) decodes greedily, re-asks included, and
 its sampling seeds derive from the match and the ask, so its verdicts are reproducible.
@@ -26,10 +27,11 @@ ModelLookup = Callable[[str], Model]
 
 
 def model_player(model: Model, *, evaluated: bool, seed: int, temperature: float = 0.0,
-                 max_retries: int = DEFAULT_MAX_RETRIES) -> LLMPlayer:
-    """A model in a seat (see the module's note on re-asks)."""
+                 max_retries: int = DEFAULT_MAX_RETRIES, reask_temperature: float | None = None) -> LLMPlayer:
+    """A model in a seat (see the module's note on re-asks; ``reask_temperature`` is the game's, for an
+    evaluated seat)."""
     return LLMPlayer(model, seed=seed, temperature=temperature, max_retries=max_retries,
-                     retry_temperature=None if evaluated else OPPONENT_RETRY_TEMPERATURE)
+                     retry_temperature=reask_temperature if evaluated else OPPONENT_RETRY_TEMPERATURE)
 
 
 def role_player(model: Model, *, seed: int, max_retries: int = DEFAULT_MAX_RETRIES) -> LLMPlayer:
@@ -68,7 +70,8 @@ def build_players(game: Game[Any], spec: MatchSpec, seats: Sequence[SeatAssignme
             players[name] = people[name]
         elif assignment.player_kind == "llm" and assignment.model:
             players[name] = model_player(lookup(assignment.model), evaluated=is_evaluated(assignment),
-                                         seed=spec.seed, temperature=temperature, max_retries=max_retries)
+                                         seed=spec.seed, temperature=temperature, max_retries=max_retries,
+                                         reask_temperature=game.reask_temperature)
         else:
             players[name] = game.scripted_player(name, spec)
     by_seat = {assignment.seat: assignment for assignment in seats}

@@ -30,7 +30,8 @@ def speaker_system(seat: str, word: str, chars: int) -> str:
 
 
 def speaker_turn(round_: int, history: str) -> str:
-    return f"Round {round_}.\nWhat has been said so far:\n{history}\nYour sentence:"
+    return (f"Round {round_}.\nWhat has been said so far:\n{history}\n"
+            "It is your turn: write one new sentence about your word.")
 
 
 def voter_system(seat: str, word: str) -> str:

@@ -73,6 +73,9 @@ MAX_CHARS = 150
 NOVELTY_THRESHOLD = 0.2
 REASONABLENESS_THRESHOLD = 0.4
 _SENTENCE_BREAK = re.compile(r"[.!?]+\s+\S")
+_LABEL = re.compile(r"^\s*(?:(?:round\s*\d+\s*,?\s*)?player\d+\s*:|(?:my|your)?\s*sentence\s*:)\s*", re.I)
+"""A label the small models put before their sentence, copied from the history's lines ("Round 2, player1:") or
+the prompt ("Your sentence:"); it is not part of the sentence and is dropped (the raw reply stays in the log)."""
 _SCORE_LINE = re.compile(r"^\s*(novelty|relevance|reasonableness)\s*[:=]\s*([01](?:\.\d+)?)\s*$", re.I | re.M)
 
 
@@ -115,6 +118,9 @@ class Undercover(GameBase):
     roles: ClassVar[tuple[RoleInfo, ...]] = (
         RoleInfo(name=JUDGE, does="scores each sentence for novelty, relevance and reasonableness (0-1)",
                  default="local"),)
+    reask_temperature: ClassVar[float | None] = 0.8
+    """A refused sentence (a repeat, the word itself) is re-asked as a fresh sampled try: greedy decoding gave the
+    local models' refused sentence back word for word on every re-ask, so each refusal became a forfeit."""
     levels: ClassVar[tuple[LevelInfo, ...]] = (LevelInfo(level=1, description="one concept pair per match"),)
     options: ClassVar[tuple[GameOption, ...]] = (
         GameOption(name="players", description="seats at the table", default=6, minimum=4, maximum=MAX_SEATS,
@@ -256,6 +262,9 @@ class Undercover(GameBase):
             raise FormatError("reply with one line.")
         if ask.kind == "vote":
             return Action(seat=ask.seat, kind="vote", text=line.strip(" .'\"").lower())
+        line = _LABEL.sub("", line).strip().strip('"').strip()
+        if not line:
+            raise FormatError("write a sentence after the label.")
         if len(line) > MAX_CHARS:
             raise FormatError(f"a sentence has at most {MAX_CHARS} characters.")
         if _SENTENCE_BREAK.search(line):
