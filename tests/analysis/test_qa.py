@@ -48,7 +48,7 @@ from playeval.store import Store
 
 game = Undercover()
 SEAT_MODELS = ("mock/a", "mock/a", "mock/b", "mock/b", "mock/c", "mock/c")
-_SCORED = re.compile(r"^Score (player\d+)'s sentence .*\(take (\d+)\)\.$")
+_SCORED = re.compile(r"^(player\d+)'s sentence, .*\(take (\d+)\)\.$")
 
 
 class Voter:
@@ -67,8 +67,8 @@ class Voter:
 
 
 class Judge:
-    """player3 is never relevant enough, player4 never reasonable enough, player5's round-2 sentence is false
-    (the rules put it out); the rest pass the QA filter."""
+    """player3 is only partly relevant (0.5), player4 only partly reasonable (0.5: under the QA filter, above the
+    rules' threshold), player5's round-2 sentence is false (0: the rules put it out); the rest pass the QA filter."""
 
     kind, model, max_retries = "scripted", None, 0
 
@@ -76,14 +76,13 @@ class Judge:
         found = _SCORED.match(ask.display)
         assert found, ask.display
         seat, round_ = found.group(1), int(found.group(2))
-        relevance, reasonableness = 0.9, 1.0
-        if seat == "player3":
-            relevance = 0.7
-        elif seat == "player4":
-            reasonableness = 0.85
-        elif seat == "player5" and round_ == 2:
-            reasonableness = 0.3
-        return Reply(text=f"novelty: 1\nrelevance: {relevance}\nreasonableness: {reasonableness}\n")
+        if ask.kind == "novelty":
+            return Reply(text="no")  # not a repeat
+        if ask.kind == "relevance":
+            return Reply(text="partly" if seat == "player3" else "yes")
+        if seat == "player4":
+            return Reply(text="partly")
+        return Reply(text="no" if seat == "player5" and round_ == 2 else "yes")
 
 
 def play_run(store: Store, seeds: range, judge: object) -> str:

@@ -22,9 +22,11 @@ from playeval.analysis.undercover_results import (
 from playeval.cli.main import app
 from playeval.core import Action, ActionApplied, Event, ReplyReceived, ReplyRejected, RoleAssignment, SeatAssignment
 from playeval.core.events import SeatEliminated
+from playeval.core.info import panel_member
 from playeval.core.match import MatchSpec
 from playeval.core.registry import default_registry
 from playeval.games.undercover import CIVILIAN, JUDGE, UNDERCOVER, Undercover, UndercoverState
+from playeval.games.undercover.state import SCALES
 from playeval.report import build_report, write_report
 from playeval.report.tables import undercover_tables
 from playeval.store import Store
@@ -60,11 +62,11 @@ class Log:
     def say(self, seat: str, *judged: tuple[float, float, float]) -> None:
         """``seat`` speaks; each triple is one judge's scores, the first from ``judge``, the next ``judge#2``."""
         self._apply(Action(seat=seat, kind="statement", text=f"{seat} describes its word in round {self.state.round}"))
-        for number, (novelty, relevance, reasonableness) in enumerate(judged, start=1):
-            data = {"novelty": novelty, "relevance": relevance, "reasonableness": reasonableness}
-            # the action's role is "judge" whichever judge answered: the reply's role says which one it was
-            self._apply(Action(role=JUDGE, kind="scores", text="scores", data=data),
-                        replied_as=JUDGE if number == 1 else f"judge#{number}")
+        for number, values in enumerate(judged):
+            member = panel_member(JUDGE, number)
+            for scale, value in zip(SCALES, values, strict=True):  # one question per scale, as the game asks
+                self._apply(Action(role=member, kind="mark", text=f"{scale}: {value}",
+                                   data={"scale": scale, "answer": "partly", "value": value}), replied_as=member)
 
     def vote(self, seat: str, target: str | None, *, refused: str | None = None) -> None:
         if refused is not None:

@@ -209,11 +209,38 @@ def test_statements_and_judge_replies_are_read_strictly() -> None:
     repeated = game.apply(state, scores())
     with pytest.raises(RuleViolation, match="already said"):  # the next speaker may not repeat it, in any case
         game.apply(repeated, say(repeated.next_speaker() or "", "it is FOUND in many places!"))
-    assert judge_ask.role == JUDGE and judge_ask.constraint is not None and judge_ask.constraint.grammar
-    action = game.parse(state, judge_ask, "novelty: 0.8\nrelevance: 0.4\nreasonableness: 1")
-    assert action.data == {"novelty": 0.8, "relevance": 0.4, "reasonableness": 1.0}
+    assert judge_ask.role == JUDGE and judge_ask.kind == "novelty" and judge_ask.constraint is not None
+    assert judge_ask.constraint.choices == ("yes", "partly", "no")
+    action = game.parse(state, judge_ask, "Yes.")  # "does it only repeat?" yes: no novelty
+    assert action.data == {"scale": "novelty", "answer": "yes", "value": 0.0}
     with pytest.raises(FormatError):
-        game.parse(state, judge_ask, "novelty: 0.8\nrelevance: 1.4\nreasonableness: 1")
+        game.parse(state, judge_ask, "novelty: 0.8")
+    with pytest.raises(FormatError):
+        game.parse(state, judge_ask, "yes\nno")
+
+
+def test_a_panel_of_two_judges_answers_each_scale_in_turn_and_the_mean_decides() -> None:
+    spec = game.new_spec(1, 5, random.Random(5), options={"judges": 2})
+    state = game.initial_state(spec)
+    speaker = state.next_speaker() or ""
+    state = game.apply(state, say(speaker))
+    asked: list[tuple[str | None, str]] = []
+    # judge 1: a repeat (novelty 0), judge 2: partly (0.5): the mean 0.25 is above the 0.2 threshold
+    for answer in ("yes", "yes", "yes", "partly", "no", "yes"):
+        ask = game.next_asks(state)[0]
+        asked.append((ask.role, ask.kind))
+        with pytest.raises(RuleViolation):  # out of turn: the other member, or the wrong scale
+            other = Action(role="judge#2" if ask.role == "judge" else "judge", kind="mark", text="x",
+                           data={"scale": ask.kind, "answer": "yes", "value": 1.0})
+            game.apply(state, other)
+        state = game.apply(state, game.parse(state, ask, answer))
+    assert asked == [("judge", "novelty"), ("judge", "relevance"), ("judge", "reasonableness"),
+                     ("judge#2", "novelty"), ("judge#2", "relevance"), ("judge#2", "reasonableness")]
+    item = state.statements[-1]
+    assert item.judged_by == ("judge", "judge#2")
+    mean = item.mean()
+    assert mean is not None and (mean.novelty, mean.relevance, mean.reasonableness) == (0.25, 0.5, 1.0)
+    assert speaker in state.alive() and state.phase() == "statement"
 
 
 def test_the_speaking_order_rotates_each_round() -> None:
@@ -343,7 +370,7 @@ def test_a_batch_run_with_mock_players(tmp_path: Path) -> None:
             assert len(match.seats) == 6 and match.roles[0].role == JUDGE
             events = store.events(match.id)
             kinds = {e.action.kind for e in events if isinstance(e, ActionApplied)}
-            assert {"statement", "scores", "vote"} <= kinds
+            assert {"statement", "mark", "vote"} <= kinds
     games = undercover_games_of(db, run_id)
     assert len(games) == 2 and all(len(game) == 6 for game in games)
     elo = subprocess.run([command, "analyze", "elo", run_id, "--resamples", "50", "--db", db], capture_output=True,
@@ -366,3 +393,37 @@ def test_a_match_recorded_before_the_repeat_rule_still_folds() -> None:
     old = game.apply(game.apply(old, say(first, "same words")), scores())
     second = old.next_speaker() or ""
     assert game.apply(old, say(second, "same words")).statements[-1].text == "same words"
+
+
+def test_a_judge_panel_binding_seats_one_member_per_model_and_tells_the_spec() -> None:
+    from playeval.engine.plan import RunConfig, plan_matches
+
+    registry = default_registry()
+    config = RunConfig(games=("undercover",), models=("mock/player",), opponent="mock/player", n=1,
+                       roles={"judge": "mock/a, scripted"})
+    [planned] = plan_matches(config, registry, "mock/player")
+    assert planned.spec.params["judges"] == 2
+    assert [(r.role, r.player_kind, r.model) for r in planned.roles] == [
+        ("judge", "llm", "mock/a"), ("judge#2", "scripted", None)]
+    single = plan_matches(config.model_copy(update={"roles": {"judge": "mock/a"}}), registry, "mock/player")
+    assert single[0].spec.params["judges"] == 1 and [r.role for r in single[0].roles] == ["judge"]
+    with pytest.raises(ConfigError, match="takes one model"):  # only a panel role takes several
+        plan_matches(RunConfig(games=("static_picnic",), models=("mock/player",), opponent="mock/player", n=1,
+                               roles={"judge": "mock/a,mock/b"}), registry, "mock/player")
+
+
+async def test_two_judges_play_a_match_each_asked_as_its_panel_member() -> None:
+    asked: list[str] = []
+
+    class Counting:
+        kind, model, max_retries = "scripted", None, 0
+
+        async def act(self, ask: Ask) -> Reply:
+            asked.append(ask.role or "")
+            return Reply(text="no" if ask.kind == "novelty" else "yes")
+
+    outcome, events, _, _ = await _play(3, {"judge": Counting(), "judge#2": Counting()}, judges=2)
+    assert getattr(outcome, "status", None) == "finished"
+    assert asked.count("judge") == asked.count("judge#2") > 0
+    roles = [e.action.role for e in events if isinstance(e, ActionApplied) and e.action.kind == "mark"]
+    assert roles[:6] == ["judge"] * 3 + ["judge#2"] * 3

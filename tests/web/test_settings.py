@@ -104,3 +104,11 @@ async def test_a_table_binds_its_roles_as_the_settings_say(tmp_path: Path) -> No
         judges = {match_id: next((r.player_kind, r.model) for r in store.get_match(match_id).roles
                                  if r.role == "judge") for match_id in (scripted, default)}
         assert judges == {scripted: ("scripted", None), default: ("llm", "mock/player")}
+
+
+def test_a_panel_binding_in_the_environment_keeps_its_members() -> None:
+    settings = ArenaSettings.from_env({"PLAYEVAL_ARENA_MODELS": "mock/player,mock/a",
+                                       "PLAYEVAL_ARENA_ROLES": "judge=mock/player,mock/a,taboo.judge=scripted"})
+    assert settings.roles == {"judge": "mock/player,mock/a", "taboo.judge": "scripted"}
+    with pytest.raises(ValidationError, match="bind it to one of the models"):
+        ArenaSettings.from_env({"PLAYEVAL_ARENA_MODELS": "mock/player", "PLAYEVAL_ARENA_ROLES": "judge=mock/player,x"})

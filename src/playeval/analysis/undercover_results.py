@@ -26,12 +26,13 @@ from __future__ import annotations
 
 import statistics
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from playeval.analysis.intervals import t_interval, wilson_interval
-from playeval.core import ActionApplied, Event, ReplyReceived, RoleAssignment, SeatAssignment
+from playeval.core import Event, RoleAssignment, SeatAssignment
+from playeval.core.info import panel_role
 from playeval.core.match import MatchSpec, Outcome
 from playeval.core.registry import GameRegistry
 from playeval.engine.match import state_from_events
@@ -49,8 +50,8 @@ MEANS = ("survival", "vote_accuracy", "novelty", "relevance", "reasonableness")
 
 
 def is_judge_role(role: str) -> bool:
-    """``judge``, or an extra judge ``judge#2``, ``judge#3`` ..."""
-    return role == "judge" or role.startswith("judge#")
+    """``judge``, or a panel's further judge ``judge#2``, ``judge#3`` ..."""
+    return panel_role(role) == "judge"
 
 
 @dataclass(frozen=True)
@@ -201,33 +202,20 @@ def stored_matches(store: Store, run_ids: Sequence[str]) -> list[StoredMatch]:
     return found
 
 
-def _judge_labels(events: Iterable[Event], roles: Sequence[RoleAssignment]) -> list[str]:
-    """Who gave each judge score, in log order: the model bound to the role of the reply it was read from."""
-    bound = {role.role: role.model or role.player_kind for role in roles if is_judge_role(role.role)}
-    labels: list[str] = []
-    replied: str | None = None
-    for event in events:
-        if isinstance(event, ReplyReceived):
-            replied = event.role
-        elif isinstance(event, ActionApplied) and event.action.kind == "scores" and event.action.role is not None:
-            role = replied if replied is not None and is_judge_role(replied) else event.action.role
-            labels.append(bound.get(role, role))
-    return labels
-
-
 def _scores(match: StoredMatch, state: UndercoverState) -> list[_Score]:
     """Every judge score of the match, credited to its judge, with what its statement's speaker came to."""
     thresholds = {"novelty": float(match.spec.params["novelty_threshold"]),
                   "reasonableness": float(match.spec.params["reasonableness_threshold"])}
     reasons = {(out.seat, out.round): out.reason.lower() for out in state.out if out.by == "judge"}
-    labels = iter(_judge_labels(match.events, match.roles))
+    bound = {role.role: role.model or role.player_kind for role in match.roles if is_judge_role(role.role)}
     found: list[_Score] = []
     for statement in state.statements:
         reason = reasons.get((statement.seat, statement.round), "")
         put_out = frozenset(name for name in thresholds if name in reason)
-        for scores in statement.scores:
+        for member, scores in zip(statement.judged_by, statement.scores, strict=True):
             values = {name: float(getattr(scores, name)) for name in SCORES}
-            found.append(_Score(judge=next(labels, "judge"), values=values, thresholds=thresholds, put_out=put_out))
+            found.append(_Score(judge=bound.get(member, member), values=values, thresholds=thresholds,
+                                put_out=put_out))
     return found
 
 

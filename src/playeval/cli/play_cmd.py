@@ -15,7 +15,7 @@ from playeval.core.ask import Ask, Reply
 from playeval.core.errors import ConfigError
 from playeval.core.events import SeatAssignment
 from playeval.core.game import Game, disclosed_to, person_seat
-from playeval.core.info import PersonInput, Scalar
+from playeval.core.info import PersonInput, Scalar, panel_options
 from playeval.core.inputs import check_inputs, check_options, inputs_for
 from playeval.core.match import MatchSpec, Outcome
 from playeval.core.registry import default_registry
@@ -112,6 +112,7 @@ def _checked(game: Game[Any], option: list[str] | None, role: list[str] | None
     if unknown:
         known = ", ".join(info.name for info in game.roles) or "none"
         fail(f"--role {', '.join(unknown)}: {game.id} has no such role (its roles: {known})")
+    options.update(panel_options(game.roles, roles.get))
     return options, roles
 
 

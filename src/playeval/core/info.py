@@ -4,7 +4,7 @@ which metrics it has. The rest of playeval reads these from the registry, so a n
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -40,6 +40,41 @@ class RoleInfo(_Info):
     name: str
     does: str
     default: str = "local"
+    panel_option: str | None = None
+    """A role several players may hold at once (a panel of judges): a binding that lists several models,
+    ``judge=A,B``, seats one member per model, named ``judge``, ``judge#2``, ... (:func:`panel_member`), and the
+    match's setup receives their number as the game option of this name (:func:`panel_options`); the game asks
+    each member by that name. ``None``: one player."""
+
+
+PANEL_MARK = "#"
+
+
+def panel_member(role: str, index: int) -> str:
+    """The name of a role panel's member ``index`` (from 0): the role itself, then ``role#2``, ``role#3``, ..."""
+    return role if index == 0 else f"{role}{PANEL_MARK}{index + 1}"
+
+
+def panel_role(party: str) -> str:
+    """The role a panel member belongs to (``judge#2`` -> ``judge``; any other name is returned as it is)."""
+    return party.split(PANEL_MARK, 1)[0]
+
+
+def binding_members(binding: str) -> list[str]:
+    """The members a role binding names, in order: ``A,B`` -> ``[A, B]``."""
+    return [part.strip() for part in binding.split(",") if part.strip()]
+
+
+def panel_options(roles: Sequence[RoleInfo], binding_of: Callable[[str], str | None]) -> dict[str, Scalar]:
+    """The options that carry each panel role's size, from its binding (``binding_of(role)``, ``None``: the
+    default), for a game's ``new_spec``; a role left at one member adds nothing, so the game's own default (1)
+    holds."""
+    found: dict[str, Scalar] = {}
+    for info in roles:
+        members = binding_members(binding_of(info.name) or info.default)
+        if info.panel_option is not None and len(members) > 1:
+            found[info.panel_option] = len(members)
+    return found
 
 
 class LevelInfo(_Info):

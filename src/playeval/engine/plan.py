@@ -27,7 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from playeval.core.errors import ConfigError
 from playeval.core.events import RoleAssignment, SeatAssignment
 from playeval.core.game import Game
-from playeval.core.info import Scalar
+from playeval.core.info import Scalar, binding_members, panel_member, panel_options
 from playeval.core.inputs import check_options
 from playeval.core.match import MatchSpec
 from playeval.core.registry import GameRegistry
@@ -144,6 +144,7 @@ class PlannedMatch:
 def match_spec(game: Game[Any], config: RunConfig, seed: int) -> MatchSpec:
     """The setup of one game number, from its seed: the same for every model and lineup."""
     options = check_options(game.id, game.options, config.options.get(game.id, {}))
+    options.update(panel_options(game.roles, lambda role: config.role_binding(game.id, role)))
     return game.new_spec(config.level, seed, match_rng(seed), secret_set=config.secret_sets.get(game.id),
                          options=options or None)
 
@@ -158,21 +159,29 @@ def _seat(name: str, address: str, spec: MatchSpec, *, evaluated: bool) -> SeatA
 def role_assignments(game: Game[Any], config: RunConfig, seats: Mapping[str, SeatAssignment],
                      default_model: str) -> tuple[RoleAssignment, ...]:
     """Each role's binding: the run's, else the game's default (``local``: ``default_model``; ``seat:NAME``:
-    that seat's occupant, as a role)."""
+    that seat's occupant, as a role). A panel role bound to several (``judge=A,B``) gets one assignment per
+    member, ``judge`` and ``judge#2`` (``core.info.panel_member``), as ``match_spec`` told the game their number."""
     found: list[RoleAssignment] = []
     for info in game.roles:
-        binding = config.role_binding(game.id, info.name) or info.default
-        if binding.startswith(SEAT_BINDING):
-            seat = binding.removeprefix(SEAT_BINDING)
-            held = seats.get(seat)
-            if held is None:
-                raise ConfigError(f"{game.id}: role {info.name} is bound to seat {seat!r}, which the game lacks")
-            found.append(RoleAssignment(role=info.name, player_kind=held.player_kind, model=held.model, seat=seat))
-        elif binding == SCRIPTED:
-            found.append(RoleAssignment(role=info.name, player_kind="scripted"))
-        else:
-            model = default_model if binding == LOCAL else binding
-            found.append(RoleAssignment(role=info.name, player_kind="llm", model=model))
+        members = binding_members(config.role_binding(game.id, info.name) or info.default)
+        if not members:
+            raise ConfigError(f"{game.id}: role {info.name} is bound to nothing")
+        if len(members) > 1 and info.panel_option is None:
+            raise ConfigError(f"{game.id}: role {info.name} takes one model, not {len(members)}; only a panel role "
+                              "(such as undercover's judge) takes several")
+        for index, binding in enumerate(members):
+            name = panel_member(info.name, index)
+            if binding.startswith(SEAT_BINDING):
+                seat = binding.removeprefix(SEAT_BINDING)
+                held = seats.get(seat)
+                if held is None:
+                    raise ConfigError(f"{game.id}: role {info.name} is bound to seat {seat!r}, which the game lacks")
+                found.append(RoleAssignment(role=name, player_kind=held.player_kind, model=held.model, seat=seat))
+            elif binding == SCRIPTED:
+                found.append(RoleAssignment(role=name, player_kind="scripted"))
+            else:
+                model = default_model if binding == LOCAL else binding
+                found.append(RoleAssignment(role=name, player_kind="llm", model=model))
     return tuple(found)
 
 

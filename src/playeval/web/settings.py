@@ -8,6 +8,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from playeval.core.info import binding_members
 from playeval.engine.plan import LOCAL, SCRIPTED, SEAT_BINDING
 from playeval.models import DEFAULT_MODEL
 
@@ -91,7 +92,9 @@ class ArenaSettings(BaseModel):
         for role, binding in self.roles.items():
             if not role or any(not part.isidentifier() for part in role.split(".")) or role.count(".") > 1:
                 raise ValueError(f"roles: {role!r} is not ROLE or GAME.ROLE")
-            if binding not in (SCRIPTED, LOCAL, *self.models) and not binding.startswith(SEAT_BINDING):
+            bad = [member for member in binding_members(binding)
+                   if member not in (SCRIPTED, LOCAL, *self.models) and not member.startswith(SEAT_BINDING)]
+            if bad or not binding_members(binding):
                 raise ValueError(f"roles: {role} is bound to {binding!r}; bind it to one of the models "
                                  f"({', '.join(self.models)}), '{LOCAL}', '{SCRIPTED}' or '{SEAT_BINDING}NAME'")
         return self
@@ -134,13 +137,19 @@ class ArenaSettings(BaseModel):
 
 def parse_roles(items: Sequence[str], where: str) -> dict[str, str]:
     """``ROLE=BINDING`` items (blank ones skipped) as a mapping; a ``ValueError`` naming ``where`` for one that is
-    not of that form."""
+    not of that form. An item without ``=`` after one with it continues that binding: a panel's next member
+    (``judge=A,B`` split on commas is ``judge=A`` and ``B``)."""
     found: dict[str, str] = {}
+    last: str | None = None
     for item in items:
         if not item.strip():
             continue
         role, sep, binding = item.partition("=")
+        if not sep and last is not None:
+            found[last] = f"{found[last]},{item.strip()}"
+            continue
         if not sep or not role.strip() or not binding.strip():
             raise ValueError(f"{where}: expected ROLE=BINDING, got {item.strip()!r}")
-        found[role.strip()] = binding.strip()
+        last = role.strip()
+        found[last] = binding.strip()
     return found

@@ -21,7 +21,7 @@ from typing import Any
 from playeval.core.errors import ConfigError
 from playeval.core.events import RoleAssignment, SeatAssignment
 from playeval.core.game import Game, person_seat
-from playeval.core.info import Scalar, SeatInfo
+from playeval.core.info import Scalar, SeatInfo, panel_options
 from playeval.core.inputs import check_inputs, check_options, inputs_for
 from playeval.core.match import MatchSpec
 from playeval.core.rng import match_rng
@@ -83,6 +83,8 @@ class TableMaker:
             if local:
                 raise ConfigError(f"{game.id}: the option {', '.join(local)} can only be set on the command line")
             checked = check_options(game.id, game.options, options)
+            roles = self.settings.roles
+            checked.update(panel_options(game.roles, lambda role: roles.get(f"{game.id}.{role}", roles.get(role))))
             spec = game.new_spec(self._level(game, level), seed, match_rng(seed), inputs=inputs,
                                  options=checked or None)
             game.initial_state(spec)

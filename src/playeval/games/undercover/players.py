@@ -33,12 +33,16 @@ class ScriptedSeat:
         return Reply(text=f"{_SENTENCES[(number + round_) % len(_SENTENCES)]} (take {round_}).")
 
 
+_VERDICTS = {"novelty": "no", "relevance": "partly", "reasonableness": "yes"}
+"""The scripted judge's answer per scale: not a repeat, somewhat telling, true."""
+
+
 class ScriptedJudge:
-    """Finds every sentence new, fairly relevant and true."""
+    """Finds every sentence new (it is no repeat), fairly relevant (partly) and true."""
 
     kind = "scripted"
     model: str | None = None
     max_retries = 0
 
     async def act(self, ask: Ask) -> Reply:
-        return Reply(text="novelty: 1\nrelevance: 0.6\nreasonableness: 1\n")
+        return Reply(text=_VERDICTS.get(ask.kind, "yes"))

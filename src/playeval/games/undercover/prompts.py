@@ -1,14 +1,12 @@
 """Undercover prompts, written for playeval (none of CK-Arena's texts are reused).
 
 A player is told its own word only, never its side: working out whether it holds the majority's word is the
-game. The judge sees the speaker's word, the other word of the match and every earlier statement.
+game. A judge sees the speaker's word and every earlier statement, and answers one question per scale.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-
-SCORE_NAMES: tuple[str, ...] = ("novelty", "relevance", "reasonableness")
 
 RULES = (
     "How the game goes: every player holds a secret word. Most players share one word; a few hold a different "
@@ -47,28 +45,28 @@ def voter_turn(round_: int, history: str, choices: Sequence[str]) -> str:
 
 
 JUDGE_SYSTEM = (
-    "You referee a party game of hidden words. A player has described their secret word in one sentence. "
-    "Rate the sentence on three scales, each from 0 to 1 in steps of 0.2:\n"
-    "- novelty: how much it adds to what earlier sentences already said (1: entirely new information; "
-    "0: a repeat of an earlier sentence in other words). The first sentence of a game is fully new.\n"
-    "- relevance: how closely it points to the player's own word (1: it could hardly mean anything else; "
-    "0: it has nothing to do with the word; a sentence true of almost anything scores low).\n"
-    "- reasonableness: whether it is true of the player's own word (1: plainly true; 0: false or absurd for "
-    "that word, even if it would be true of the other word).\n"
-    "Answer in exactly three lines:\nnovelty: <score>\nrelevance: <score>\nreasonableness: <score>"
+    "You referee a party game of hidden words. Each player describes their secret word in one sentence, without "
+    "saying it. You are asked one question about one sentence; answer with a single word: yes, partly or no."
 )
+ANSWERS: tuple[str, ...] = ("yes", "partly", "no")
+QUESTIONS: dict[str, str] = {
+    "novelty": "Does the sentence only repeat what an earlier sentence already said?",
+    "relevance": "Would the sentence help someone guess '{word}' rather than just any thing?",
+    "reasonableness": "Is the sentence true of '{word}'?",
+}
+"""One question per scale. A small judge asked for three numbers at once gave the same three for every sentence
+(the local 1.5B model: 0.8, 0.6, 0.7 on 9 of 10 labelled sentences); asked one yes/no question at a time it
+told repeats and false sentences apart. Novelty's question asks for a repeat, so its answer is turned round."""
+VALUES: dict[str, dict[str, float]] = {
+    "novelty": {"yes": 0.0, "partly": 0.5, "no": 1.0},
+    "relevance": {"yes": 1.0, "partly": 0.5, "no": 0.0},
+    "reasonableness": {"yes": 1.0, "partly": 0.5, "no": 0.0},
+}
 
 
-def judge_turn(word: str, other: str, statement: str, history: str) -> str:
-    return (f"The player's word: {word}\nThe other word in this match: {other}\n"
-            f"Earlier sentences:\n{history}\nThe sentence to rate: {statement}")
-
-
-SCORE = '("0" | "1" | "0." [0-9] | "1.0")'
-JUDGE_GRAMMAR = (
-    f'root ::= "novelty: " score "\\n" "relevance: " score "\\n" "reasonableness: " score "\\n"?\n'
-    f"score ::= {SCORE}\n"
-)
+def judge_turn(scale: str, word: str, statement: str, history: str) -> str:
+    return (f"The player's word: {word}\nEarlier sentences:\n{history}\n\nThe sentence: {statement}\n\n"
+            f"{QUESTIONS[scale].format(word=word)} Answer yes, partly or no.")
 
 
 def statement_grammar(chars: int) -> str:

@@ -6,10 +6,13 @@ the end). A round:
 
 1. Every living seat, in table order starting one seat later each round, says one sentence (at most
    ``MAX_CHARS`` characters, without its word). After each sentence the ``judge`` role scores it for novelty
-   (against every earlier sentence), relevance and reasonableness (both for the speaker's own word), each 0-1.
-   With several judge calls the mean counts. A mean novelty under ``novelty_threshold`` (default 0.2: a
-   repeat) or reasonableness under ``reasonableness_threshold`` (default 0.4: a far-fetched or false sentence)
-   puts the speaker out at once ("Low novelty", "Low reasonableness").
+   (against every earlier sentence), relevance and reasonableness (both for the speaker's own word): one
+   question per scale, answered yes / partly / no and scored 1, 0.5 or 0 (novelty's question asks whether the
+   sentence repeats, so its scores run the other way). A panel of judges (``--role judge=A,B``: members
+   ``judge``, ``judge#2``; their number is the spec's ``judges``) answers in turn, and the mean counts. A mean
+   novelty under ``novelty_threshold`` (default 0.2: a repeat) or reasonableness under
+   ``reasonableness_threshold`` (default 0.4: a far-fetched or false sentence) puts the speaker out at once
+   ("Low novelty", "Low reasonableness").
 2. Every living seat votes, in secret and at once, for another living seat. An invalid vote (an unknown seat,
    oneself, a seat that is out) is refused with its reason and re-asked; once the seat's re-asks are spent it is
    recorded as an abstention with that reason (``Game.default_move``), never dropped.
@@ -50,6 +53,7 @@ from playeval.core import (
     SeatInfo,
     SeatResult,
 )
+from playeval.core.info import panel_member, panel_role
 from playeval.core.messages import system, user
 from playeval.core.normalize import normalize_name
 from playeval.core.votes import plurality
@@ -58,9 +62,10 @@ from playeval.games.undercover.panel import undercover_panel
 from playeval.games.undercover.players import ScriptedJudge, ScriptedSeat
 from playeval.games.undercover.state import (
     CIVILIAN,
+    SCALES,
     UNDERCOVER,
+    Mark,
     Out,
-    Scores,
     Statement,
     UndercoverState,
     Vote,
@@ -76,7 +81,6 @@ _SENTENCE_BREAK = re.compile(r"[.!?]+\s+\S")
 _LABEL = re.compile(r"^\s*(?:(?:round\s*\d+\s*,?\s*)?player\d+\s*:|(?:my|your)?\s*sentence\s*:)\s*", re.I)
 """A label the small models put before their sentence, copied from the history's lines ("Round 2, player1:") or
 the prompt ("Your sentence:"); it is not part of the sentence and is dropped (the raw reply stays in the log)."""
-_SCORE_LINE = re.compile(r"^\s*(novelty|relevance|reasonableness)\s*[:=]\s*([01](?:\.\d+)?)\s*$", re.I | re.M)
 
 
 SEAT_METRICS: tuple[MetricSpec, ...] = (
@@ -116,8 +120,9 @@ class Undercover(GameBase):
         SeatInfo(name=seat, role="describes its secret word each round and votes a player out", evaluated=True)
         for seat in SEATS)
     roles: ClassVar[tuple[RoleInfo, ...]] = (
-        RoleInfo(name=JUDGE, does="scores each sentence for novelty, relevance and reasonableness (0-1)",
-                 default="local"),)
+        RoleInfo(name=JUDGE, does="scores each sentence for novelty, relevance and reasonableness (0-1); "
+                 "several models make a panel (judge=A,B), whose mean counts", default="local",
+                 panel_option="judges"),)
     reask_temperature: ClassVar[float | None] = 0.8
     """A refused sentence (a repeat, the word itself) is re-asked as a fresh sampled try: greedy decoding gave the
     local models' refused sentence back word for word on every re-ask, so each refusal became a forfeit."""
@@ -168,7 +173,7 @@ class Undercover(GameBase):
         setup = {"pair": {"id": str(pair.id), "category": str(pair.category), "civilian": str(pair.civilian),
                           "undercover": str(pair.undercover)}, "words": words, "sides": sides}
         params: dict[str, Scalar] = {
-            "players": players, "undercover": undercover, "judges": 1,
+            "players": players, "undercover": undercover, "judges": int(_option(options, "judges", 1)),
             "max_rounds": int(_option(options, "max_rounds", 5)),
             "novelty_threshold": float(_option(options, "novelty_threshold", NOVELTY_THRESHOLD)),
             "reasonableness_threshold": float(_option(options, "reasonableness_threshold",
@@ -236,27 +241,28 @@ class Undercover(GameBase):
                    constraint=OutputConstraint(choices=choices), max_tokens=8, max_chars=20, one_line=True)
 
     def _judge_ask(self, state: UndercoverState, item: Statement) -> Ask:
-        pair = state.spec.setup["pair"]
+        """The next question of the judging: judge ``k // 3`` of the panel, on scale ``k % 3``."""
+        done = len(item.marks)
+        scale = SCALES[done % len(SCALES)]
         word = state.word(item.seat)
-        other = pair["undercover"] if word == pair["civilian"] else pair["civilian"]
-        return Ask(role=JUDGE, kind="scores", display=f"Score {item.seat}'s sentence for '{word}': {item.text}",
-                   instructions="Three lines: novelty, relevance, reasonableness, each 0 to 1.",
+        question = prompts.QUESTIONS[scale].format(word=word)
+        return Ask(role=panel_member(JUDGE, done // len(SCALES)), kind=scale,
+                   display=f"{item.seat}'s sentence, for the word '{word}': {item.text}",
+                   instructions=f"{question} Answer yes, partly or no.",
                    messages=(system(prompts.JUDGE_SYSTEM),
-                             user(prompts.judge_turn(word, other, item.text, self._history(state, item)))),
-                   constraint=OutputConstraint(grammar=prompts.JUDGE_GRAMMAR), max_tokens=40)
+                             user(prompts.judge_turn(scale, word, item.text, self._history(state, item)))),
+                   constraint=OutputConstraint(choices=prompts.ANSWERS), max_tokens=4, one_line=True)
 
     # -- moves ------------------------------------------------------------------------------------------------
 
     def parse(self, state: UndercoverState, ask: Ask, text: str) -> Action:
-        if ask.role == JUDGE:
-            found = {name.lower(): float(value) for name, value in _SCORE_LINE.findall(text)}
-            missing = [name for name in prompts.SCORE_NAMES if name not in found]
-            if missing or any(not 0 <= value <= 1 for value in found.values()):
-                raise FormatError("give three lines, 'novelty: <0-1>', 'relevance: <0-1>', "
-                                  "'reasonableness: <0-1>'.")
-            scores = {name: found[name] for name in prompts.SCORE_NAMES}
-            shown = ", ".join(f"{name} {value:g}" for name, value in scores.items())
-            return Action(role=JUDGE, kind="scores", text=shown, data=scores)
+        if ask.role is not None and panel_role(ask.role) == JUDGE:
+            answer = text.strip().strip(".!").lower()
+            if answer not in prompts.ANSWERS:
+                raise FormatError("answer with one word: yes, partly or no.")
+            value = prompts.VALUES[ask.kind][answer]
+            return Action(role=ask.role, kind="mark", text=f"{ask.kind}: {answer} ({value:g})",
+                          data={"scale": ask.kind, "answer": answer, "value": value})
         line = text.strip()
         if not line or "\n" in line:
             raise FormatError("reply with one line.")
@@ -275,12 +281,18 @@ class Undercover(GameBase):
         if self.outcome(state) is not None:
             raise RuleViolation("the game is over.")
         phase = state.phase()
-        if action.role == JUDGE:
-            if phase != "judge" or action.kind != "scores":
+        if action.role is not None and panel_role(action.role) == JUDGE:
+            if phase != "judge" or action.kind not in ("mark", "scores"):
                 raise RuleViolation("there is no sentence to score.")
-            scores = Scores(**{name: float(action.data[name]) for name in prompts.SCORE_NAMES})
             item = state.round_statements()[-1]
-            judged = replace(item, scores=(*item.scores, scores))
+            ask = self._judge_ask(state, item)
+            if action.kind == "scores":  # a match recorded when a judge gave three numbers in one reply
+                marks = tuple(Mark(action.role, scale, float(action.data[scale])) for scale in SCALES)
+            elif action.role != ask.role or action.data.get("scale") != ask.kind:
+                raise RuleViolation(f"the question open is {ask.role}'s on {ask.kind}.")
+            else:
+                marks = (Mark(action.role, ask.kind, float(action.data["value"]), str(action.data["answer"])),)
+            judged = replace(item, marks=(*item.marks, *marks))
             state = replace(state, statements=(*state.statements[:-1], judged))
             return self._after_judged(state, judged)
         seat = action.seat or ""
@@ -417,7 +429,7 @@ class Undercover(GameBase):
         return lines
 
     def scripted_player(self, party: str, spec: MatchSpec) -> Any:
-        if party == JUDGE:
+        if panel_role(party) == JUDGE:
             return ScriptedJudge()
         if party not in spec.seats:
             raise ConfigError(f"undercover has no seat or role {party!r} in this match")

@@ -20,12 +20,41 @@ class Scores:
 
 
 @dataclass(frozen=True)
+class Mark:
+    """One judge's answer on one scale of a sentence: ``judge`` is the panel member (``judge``, ``judge#2``, ...),
+    ``answer`` what it said (``yes``/``partly``/``no``; ``None`` in matches recorded with three numbers at once)."""
+
+    judge: str
+    scale: str
+    value: float
+    answer: str | None = None
+
+
+SCALES: tuple[str, ...] = ("novelty", "relevance", "reasonableness")
+
+
+@dataclass(frozen=True)
 class Statement:
     round: int
     seat: str
     text: str
-    scores: tuple[Scores, ...] = ()
-    """One per judge call, in the order the judges answered."""
+    marks: tuple[Mark, ...] = ()
+    """Every judge's answers, in the order asked: a judge's three scales, then the next judge's."""
+
+    @property
+    def judged_by(self) -> tuple[str, ...]:
+        """The panel members who scored every scale, in the order they answered."""
+        return tuple(judge for judge in dict.fromkeys(mark.judge for mark in self.marks)
+                     if {mark.scale for mark in self.marks if mark.judge == judge} == set(SCALES))
+
+    @property
+    def scores(self) -> tuple[Scores, ...]:
+        """One per judge that scored every scale, in :attr:`judged_by` order."""
+        found: list[Scores] = []
+        for judge in self.judged_by:
+            values = {mark.scale: mark.value for mark in self.marks if mark.judge == judge}
+            found.append(Scores(**values))
+        return tuple(found)
 
     def mean(self) -> Scores | None:
         if not self.scores:
@@ -108,6 +137,6 @@ class UndercoverState:
 
     def phase(self) -> Phase:
         spoken = self.round_statements()
-        if spoken and len(spoken[-1].scores) < self.judges:
+        if spoken and len(spoken[-1].marks) < len(SCALES) * self.judges:
             return "judge"
         return "statement" if self.next_speaker() is not None else "vote"

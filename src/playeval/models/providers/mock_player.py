@@ -92,6 +92,8 @@ def _answer(request: ModelRequest, choices: tuple[str, ...]) -> str:
     if set(choices) == {"Yes", "No"}:  # a guess to confirm; the rules already confirm a right one
         return "No"
     question = request.messages[-1].content if request.messages else ""
+    if choices == ("yes", "partly", "no"):  # an Undercover judge's question: no repeat, and true and telling
+        return "no" if "only repeat" in question else "yes"
     number = _NUMBERED.match(question)
     turn = int(number.group(1)) if number else 1
     return choices[0] if turn % 2 else choices[1]
@@ -172,8 +174,6 @@ def player_reply(request: ModelRequest) -> str:
         return _bluffing_questioner(grammar)
     if "My guess of the word is" in grammar:
         return _taboo_guesser(request, grammar)
-    if '"novelty: "' in grammar:  # an Undercover judge: every sentence new, fairly relevant and true
-        return "novelty: 1\nrelevance: 0.6\nreasonableness: 1\n"
     if "{0," in grammar:  # a Taboo clue or an Undercover sentence: one short line
         said = sum(1 for message in request.messages if message.role == "assistant")  # clues and refused ones
         seen = " ".join(message.content for message in request.messages)
