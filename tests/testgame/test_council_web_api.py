@@ -55,7 +55,8 @@ async def test_an_installed_game_is_listed_and_presented(tmp_path: Path, council
     assert [seat["seat"] for seat in council["seats"]] == list(SEATS)
     assert [role["role"] for role in council["roles"]] == ["judge"]
     assert council["options"] == [{"name": "rounds", "description": "rounds before the team with more seats left wins",
-                                   "default": 3, "minimum": 1.0, "maximum": 6.0, "choices": None}]
+                                   "default": 3, "minimum": 1.0, "maximum": 6.0, "choices": None,
+                                   "seat_count": False}]
     assert council["person_inputs"] == []
     assert home.status_code == 200 and 'id="game-council"' in home.text and "Play Council" in home.text
     assert 'action="/play/council"' in home.text and "Two teams, two secret words, one judge." in home.text

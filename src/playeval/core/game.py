@@ -98,9 +98,10 @@ class Game(Protocol, Generic[StateT]):
         ...
 
     def default_move(self, state: StateT, ask: Ask, reason: str) -> Action | None:
-        """The move that stands in for a seat's move to ``ask`` once its re-asks are spent (an abstention from a
-        vote, with ``reason``, the last refusal's), recorded and applied like any action; ``None`` (the default):
-        the seat is eliminated or forfeits (:meth:`eliminate`)."""
+        """The move that stands in for a seat's or role's move to ``ask`` once its re-asks are spent (an
+        abstention from a vote, a judge's "no verdict", with ``reason``, the last refusal's), recorded and applied
+        like any action; ``None`` (the default): the seat is eliminated or forfeits (:meth:`eliminate`), the role
+        aborts the match."""
         ...
 
     def outcome(self, state: StateT) -> Outcome | None: ...

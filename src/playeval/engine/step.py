@@ -13,9 +13,9 @@ recorded log:
   forfeited for a bad reply; they simply try again.
 * :func:`abandon` ends a match from outside; :func:`take_over` hands a person's seat to a model.
 
-A seat that runs out of re-asks makes the game's stand-in move where it has one (``Game.default_move``: an
-abstention from a vote), else is eliminated where the game eliminates such seats, and otherwise forfeits
-the match; a role that runs out of re-asks aborts it (no seat is to blame). Whoever calls these makes sure one
+A seat or role that runs out of re-asks makes the game's stand-in move where it has one (``Game.default_move``:
+an abstention from a vote, a judge's "no verdict"); else a seat is eliminated where the game eliminates such
+seats, and otherwise forfeits the match, and a role aborts it (no seat is to blame). Whoever calls these makes sure one
 model step runs at a time per match (the web arena's lease); the log stays the single truth, so a step that
 starts from a fresh read of the log can be run by any process, after any restart.
 """
@@ -154,8 +154,6 @@ def _record(game: Game[Any], state: Any, played: list[Move], recorder: Recorder,
         recorder.append_move(match_id, move.attempts)
         log.extend(event for attempt in move.attempts for event in attempt.events(()))
         ask = move.ask
-        if ask.seat is None:
-            return state, _role_failed(game, state, ask.party, move.failure)
         hook = getattr(game, "default_move", None)  # a game written before the hook has none
         stand_in = hook(state, ask, move.failure.reason) if hook is not None else None
         if stand_in is not None:
@@ -163,6 +161,8 @@ def _record(game: Game[Any], state: Any, played: list[Move], recorder: Recorder,
             recorder.append_event(match_id, log[-1])
             state = game.apply(state, stand_in)
             continue
+        if ask.seat is None:
+            return state, _role_failed(game, state, ask.party, move.failure)
         eliminated = game.eliminate(state, ask.seat, move.failure.reason)
         if eliminated is None:
             return state, forfeit(game, state, ask.seat, move.failure)

@@ -23,7 +23,7 @@ VOTE_NOTE = ("Your vote stays secret until everyone has voted. The one player wi
 
 def _verdict(item: Statement, state: UndercoverState) -> str:
     mean = item.mean()
-    if mean is None or len(item.scores) < state.judges:
+    if mean is None or not item.done(state.judges):
         return "the judge is scoring it"
     shown = (f"judge: novelty {mean.novelty:.2f}, relevance {mean.relevance:.2f}, "
              f"reasonableness {mean.reasonableness:.2f}")

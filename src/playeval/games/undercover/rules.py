@@ -217,7 +217,7 @@ class Undercover(GameBase):
                 lines.append(f"Round {round_}, {item.seat}: {item.text}")
                 out = next((o for o in state.out if o.seat == item.seat and o.by == "judge"
                             and o.round == round_), None)
-                if out is not None and len(item.scores) >= state.judges:
+                if out is not None and item.done(state.judges):
                     lines.append(f"  ({item.seat} is out: {out.reason})")
             if round_ < state.round:
                 lines.append(next(tallies, ""))
@@ -290,6 +290,8 @@ class Undercover(GameBase):
                 marks = tuple(Mark(action.role, scale, float(action.data[scale])) for scale in SCALES)
             elif action.role != ask.role or action.data.get("scale") != ask.kind:
                 raise RuleViolation(f"the question open is {ask.role}'s on {ask.kind}.")
+            elif action.data.get("value") is None:  # no verdict: the judge's re-asks ran out
+                marks = (Mark(action.role, ask.kind, None, None, str(action.data.get("reason", ""))),)
             else:
                 marks = (Mark(action.role, ask.kind, float(action.data["value"]), str(action.data["answer"])),)
             judged = replace(item, marks=(*item.marks, *marks))
@@ -332,7 +334,12 @@ class Undercover(GameBase):
         return text
 
     def default_move(self, state: UndercoverState, ask: Ask, reason: str) -> Action | None:
-        """A vote whose re-asks are spent is an abstention with the last reason; a sentence's is not."""
+        """A vote whose re-asks are spent is an abstention with the last reason, and a judge's question is "no
+        verdict" (that judge does not count for the sentence; with none left nobody is put out): neither stalls
+        nor aborts the table. A sentence's is not: its seat is out."""
+        if ask.role is not None and panel_role(ask.role) == JUDGE:
+            return Action(role=ask.role, kind="mark", text=f"{ask.kind}: no verdict",
+                          data={"scale": ask.kind, "answer": None, "value": None, "reason": reason})
         if ask.kind != "vote" or ask.seat is None:
             return None
         return Action(seat=ask.seat, kind="abstain", text="abstains", data={"reason": reason})
@@ -343,7 +350,7 @@ class Undercover(GameBase):
 
     def _after_judged(self, state: UndercoverState, item: Statement) -> UndercoverState:
         mean = item.mean()
-        if mean is None or len(item.scores) < state.judges:
+        if mean is None or not item.done(state.judges):
             return state
         low = [name for name, value, limit in (
             ("novelty", mean.novelty, float(state.spec.params["novelty_threshold"])),
@@ -414,7 +421,7 @@ class Undercover(GameBase):
             for item in (s for s in state.statements if s.round == round_):
                 lines.append((item.seat, item.text))
                 mean = item.mean()
-                if mean is not None and len(item.scores) >= state.judges:
+                if mean is not None and item.done(state.judges):
                     shown = (f"novelty {mean.novelty:.2f}, relevance {mean.relevance:.2f}, "
                              f"reasonableness {mean.reasonableness:.2f}")
                     lines.append(("judge", shown))

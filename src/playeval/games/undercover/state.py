@@ -26,8 +26,10 @@ class Mark:
 
     judge: str
     scale: str
-    value: float
+    value: float | None
+    """``None``: no verdict (the judge's replies could not be read within its re-asks; ``reason`` says why)."""
     answer: str | None = None
+    reason: str | None = None
 
 
 SCALES: tuple[str, ...] = ("novelty", "relevance", "reasonableness")
@@ -43,18 +45,24 @@ class Statement:
 
     @property
     def judged_by(self) -> tuple[str, ...]:
-        """The panel members who scored every scale, in the order they answered."""
+        """The panel members who gave a verdict on every scale, in the order they answered."""
         return tuple(judge for judge in dict.fromkeys(mark.judge for mark in self.marks)
-                     if {mark.scale for mark in self.marks if mark.judge == judge} == set(SCALES))
+                     if {mark.scale for mark in self.marks if mark.judge == judge and mark.value is not None}
+                     == set(SCALES))
 
     @property
     def scores(self) -> tuple[Scores, ...]:
         """One per judge that scored every scale, in :attr:`judged_by` order."""
         found: list[Scores] = []
         for judge in self.judged_by:
-            values = {mark.scale: mark.value for mark in self.marks if mark.judge == judge}
+            values = {mark.scale: float(mark.value) for mark in self.marks
+                      if mark.judge == judge and mark.value is not None}
             found.append(Scores(**values))
         return tuple(found)
+
+    def done(self, judges: int) -> bool:
+        """Whether every one of ``judges`` panel members has answered (or given no verdict on) every scale."""
+        return len(self.marks) >= len(SCALES) * judges
 
     def mean(self) -> Scores | None:
         if not self.scores:
