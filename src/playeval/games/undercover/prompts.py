@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from playeval.core.errors import FormatError
+
 RULES = (
     "How the game goes: every player holds a secret word. Most players share one word; a few hold a different "
     "word that is close to it. Nobody is told which group they are in. Each round every player still in the game "
@@ -29,7 +31,7 @@ def speaker_system(seat: str, word: str, chars: int) -> str:
 
 def speaker_turn(round_: int, history: str) -> str:
     return (f"Round {round_}.\nWhat has been said so far:\n{history}\n"
-            "It is your turn: write one new sentence about your word.")
+            "It is your turn: write one new sentence about your word. Start with 'It' and do not write the word.")
 
 
 def voter_system(seat: str, word: str) -> str:
@@ -62,6 +64,14 @@ VALUES: dict[str, dict[str, float]] = {
     "relevance": {"yes": 1.0, "partly": 0.5, "no": 0.0},
     "reasonableness": {"yes": 1.0, "partly": 0.5, "no": 0.0},
 }
+
+
+def read_answer(text: str) -> str:
+    """A judge's reply as one of :data:`ANSWERS` (case and a final full stop folded); ``FormatError`` otherwise."""
+    answer = text.strip().strip(".!").lower()
+    if answer not in ANSWERS:
+        raise FormatError("answer with one word: yes, partly or no.")
+    return answer
 
 
 def judge_turn(scale: str, word: str, statement: str, history: str) -> str:
