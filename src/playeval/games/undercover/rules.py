@@ -40,6 +40,7 @@ from playeval.core import (
     FormatError,
     GameBase,
     GameOption,
+    JudgeCase,
     LevelInfo,
     MatchSpec,
     MetricSpec,
@@ -257,9 +258,7 @@ class Undercover(GameBase):
 
     def parse(self, state: UndercoverState, ask: Ask, text: str) -> Action:
         if ask.role is not None and panel_role(ask.role) == JUDGE:
-            answer = text.strip().strip(".!").lower()
-            if answer not in prompts.ANSWERS:
-                raise FormatError("answer with one word: yes, partly or no.")
+            answer = prompts.read_answer(text)
             value = prompts.VALUES[ask.kind][answer]
             return Action(role=ask.role, kind="mark", text=f"{ask.kind}: {answer} ({value:g})",
                           data={"scale": ask.kind, "answer": answer, "value": value})
@@ -434,6 +433,24 @@ class Undercover(GameBase):
             if gone.by == "forfeit":
                 lines.append(("game", f"{gone.seat} is out: {gone.reason}"))
         return lines
+
+    # -- the judge's calibration set (``undercover.calibration``: ``playeval analyze judge``) -------------------
+
+    def judge_cases(self) -> Sequence[JudgeCase]:
+        from playeval.games.undercover import calibration
+
+        return calibration.judge_cases()
+
+    def judge_case_ask(self, case: JudgeCase) -> Ask:
+        from playeval.games.undercover import calibration
+
+        return calibration.case_ask(self, case)
+
+    def judge_case_verdict(self, ask: Ask, text: str) -> bool:
+        """Whether the sentence passes the ask's scale as the rules and the QA benchmark read the answer."""
+        from playeval.games.undercover import calibration
+
+        return calibration.passes(ask.kind, text)
 
     def scripted_player(self, party: str, spec: MatchSpec) -> Any:
         if panel_role(party) == JUDGE:
