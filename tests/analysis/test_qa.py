@@ -204,7 +204,7 @@ def test_the_build_is_deterministic_for_a_seed_and_round_trips_through_jsonl(sto
 
 def test_clear_errors_when_nothing_can_be_built(tmp_path: Path) -> None:
     with Store.open(f"sqlite:///{tmp_path / 'e.db'}") as store:
-        plain = play_run(store, range(2), ScriptedJudge())  # every sentence scored relevance 0.6
+        plain = play_run(store, range(2), ScriptedJudge())  # every sentence scored relevance 0.5 (partly)
         empty = store.create_run("taboo", 1, {})
         with pytest.raises(QAError, match=f"run {empty} has no finished undercover matches"):
             build_items(store, [plain, empty], default_registry())

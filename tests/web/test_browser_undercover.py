@@ -165,7 +165,7 @@ def _check_end(page: Page, words: dict[str, str], sides: dict[str, str]) -> None
         expect(shown.nth(index)).to_contain_text(f"{seat}: {words[seat]} ({sides[seat]})")
     expect(page.locator("#results-body tr")).to_have_count(len(words))
     expect(page.locator(".panel-list[data-key=round-1]")).to_contain_text(
-        "judge: novelty 1.00, relevance 0.60, reasonableness 1.00")
+        "judge: novelty 1.00, relevance 0.50, reasonableness 1.00")
     expect(page.locator(".panel-list[data-key=round-1]")).to_contain_text("Votes: ")
 
 
