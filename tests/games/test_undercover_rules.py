@@ -427,3 +427,15 @@ async def test_two_judges_play_a_match_each_asked_as_its_panel_member() -> None:
     assert asked.count("judge") == asked.count("judge#2") > 0
     roles = [e.action.role for e in events if isinstance(e, ActionApplied) and e.action.kind == "mark"]
     assert roles[:6] == ["judge"] * 3 + ["judge#2"] * 3
+
+
+def test_a_sentence_copied_from_the_instructions_is_refused_and_a_description_is_not() -> None:
+    state = start()
+    ask = game.next_asks(state)[0]
+    for copied in ("It is your turn: write one new sentence about your word.",  # seen from the local models
+                   "Write one sentence about your word.", "You are player1 in a party game of hidden words."):
+        with pytest.raises(FormatError, match="instructions"):
+            game.parse(state, ask, copied)
+    for described in ("It is a building where people live and work.", "It is your favourite thing to eat.",
+                      "It has four strings and is played with a bow."):
+        assert game.parse(state, ask, described).text == described

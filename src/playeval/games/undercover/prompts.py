@@ -29,9 +29,11 @@ def speaker_system(seat: str, word: str, chars: int) -> str:
             "and then a sentence that fits both words protects you.")
 
 
+TURN = "It is your turn: write one new sentence about your word. Start with 'It' and do not write the word."
+
+
 def speaker_turn(round_: int, history: str) -> str:
-    return (f"Round {round_}.\nWhat has been said so far:\n{history}\n"
-            "It is your turn: write one new sentence about your word. Start with 'It' and do not write the word.")
+    return f"Round {round_}.\nWhat has been said so far:\n{history}\n{TURN}"
 
 
 def voter_system(seat: str, word: str) -> str:

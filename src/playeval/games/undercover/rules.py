@@ -104,6 +104,27 @@ SEAT_METRICS: tuple[MetricSpec, ...] = (
 those are the retrospective analysis's (``score_retro``) and feed the capability profile, which these do not."""
 
 
+COPY_MIN_WORDS = 4
+COPY_SHARE = 0.6
+
+
+def _trigrams(words: list[str]) -> set[tuple[str, ...]]:
+    return {tuple(words[i:i + 3]) for i in range(len(words) - 2)}
+
+
+def _copies_instructions(line: str, system_text: str) -> bool:
+    """Whether a sentence of ``COPY_MIN_WORDS`` words or more is mostly the speaker's own instructions: at least
+    ``COPY_SHARE`` of its word trigrams occur in them. The small models answered "It is your turn: write one new
+    sentence about your word." and the like, and the 1.5B judge found such a line could describe a pig, so copies
+    made up a share of the first acceptance run's QA items; the rules now refuse them."""
+    said = normalize_name(line).split()
+    if len(said) < COPY_MIN_WORDS:
+        return False
+    mine = _trigrams(said)
+    theirs = _trigrams(normalize_name(system_text + " " + prompts.TURN).split())
+    return len(mine & theirs) >= COPY_SHARE * len(mine)
+
+
 def _load_pairs() -> Sequence[Any]:
     from playeval.games.undercover.pairs import load_pairs  # the concept pairs (their own module and data)
 
@@ -274,6 +295,8 @@ class Undercover(GameBase):
             raise FormatError(f"a sentence has at most {MAX_CHARS} characters.")
         if _SENTENCE_BREAK.search(line):
             raise FormatError("say one sentence only.")
+        if _copies_instructions(line, prompts.speaker_system(ask.seat or "", state.word(ask.seat or ""), MAX_CHARS)):
+            raise FormatError("that sentence copies the game's instructions; describe your word in your own words.")
         return Action(seat=ask.seat, kind="statement", text=line)
 
     def apply(self, state: UndercoverState, action: Action) -> UndercoverState:
