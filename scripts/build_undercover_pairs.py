@@ -10,8 +10,9 @@ regenerates ``src/playeval/games/undercover/data/pairs.json``:
   Wu-Palmer similarity;
 * verbs: co-troponyms under a hand-picked verb root ("cook", "travel", ...), ranked the
   same way;
-* adjectives: two satellites of the same head adjective in WordNet's similar-to clusters
-  ("freezing" / "chilly" under "cold"), never a head and its antonym.
+* adjectives: colours are two satellites of the head "chromatic"; the later clusters pair a
+  head with a satellite or with a linked head ("wet" / "muddy", "warm" / "hot"), ranked by
+  path similarity, never across a head and its antonym.
 
 WordNet 3.0 comes from Debian's ``wordnet-base``, read with NLTK; the common-word list
 (Debian's ``wamerican-small``, SCOWL size 35) is a filter only. The game never imports NLTK.
@@ -60,9 +61,15 @@ MAX_PATH = {"noun": 4, "verb": 2}
 # Verbs and adjectives have many rare senses that the word list cannot catch ("full" a
 # cloth, "submarine" to move), so their lemma must be sense-tagged at least this often.
 MIN_COUNT = {"noun": 0, "verb": 1, "adjective": 1}
+# The later adjective clusters hold many once-tagged literary words ("walloping", "doleful").
+MIN_CLUSTER_COUNT = 1
 # Adjective satellites of one head are two steps apart in the similar-to graph
 # (satellite - head - satellite); their similarity is the path similarity 1 / (1 + 2).
 ADJECTIVE_SIMILARITY = round(1 / 3, 4)
+# Adjective clusters (the later sets): heads of one category with no closer link are this many
+# steps apart, and a pair may be at most MAX_ADJECTIVE_DISTANCE steps apart (similarity >= 0.2).
+ADJECTIVE_CATEGORY_DISTANCE = 4
+MAX_ADJECTIVE_DISTANCE = 2
 # At most this many pairs per category, the most similar first; a word is used once per category.
 MAX_PER_CATEGORY = 30
 
@@ -72,6 +79,9 @@ class CategorySpec:
     id: str
     pos: str  # "noun" | "verb" | "adjective"
     roots: tuple[str, ...]  # noun/verb: hypernym roots; adjective: head adjective synsets
+    # Adjectives only. False: satellites of one head ("colours", the first adjective set).
+    # True: a cluster of heads, their also-sees and satellites, paired by ADJECTIVE distance.
+    cluster: bool = False
 
 
 CATEGORIES: tuple[CategorySpec, ...] = (
@@ -102,6 +112,27 @@ CATEGORIES: tuple[CategorySpec, ...] = (
     # Satellites of other heads ("cold": "icy", "freezing", ...) were tried and read as
     # near-synonyms ("rapid"/"quick", "vast"/"tremendous"), so only the colours are kept.
     CategorySpec("adjectives-colour", "adjective", ("chromatic.a.03",)),
+    # Added later (only appended, so the pairs above keep their ids): adjective clusters whose
+    # pairs differ in degree ("wet"/"damp") or kind on one scale ("warm"/"hot"), never opposites.
+    CategorySpec("adjectives-size-and-shape", "adjective", (
+        "large.a.01", "small.a.01", "tall.a.01", "short.a.03", "wide.a.01", "narrow.a.01", "thick.a.01",
+        "thin.a.01", "long.a.02", "deep.a.03", "shallow.a.01", "heavy.a.01", "light.a.01", "fat.a.01",
+        "thin.a.02"), cluster=True),
+    CategorySpec("adjectives-temperature-and-weather", "adjective", (
+        "hot.a.01", "cold.a.01", "warm.a.01", "cool.a.01", "wet.a.01", "dry.a.01", "stormy.a.01",
+        "cloudy.a.02", "calm.a.02", "frozen.a.01"), cluster=True),
+    CategorySpec("adjectives-feelings", "adjective", (
+        "happy.a.01", "sad.a.01", "angry.a.01", "afraid.a.01", "tired.a.01", "surprised.a.01", "proud.a.01",
+        "excited.a.02", "glad.a.01", "cheerful.a.01", "contented.a.01", "elated.a.01"), cluster=True),
+    CategorySpec("adjectives-touch-light-and-sound", "adjective", (
+        "soft.a.01", "hard.a.03", "smooth.a.01", "rough.a.01", "bright.a.01", "dark.a.01", "loud.a.01",
+        "noisy.a.01", "quiet.a.02", "soft.a.03"), cluster=True),
+    CategorySpec("adjectives-speed-and-strength", "adjective", (
+        "fast.a.01", "slow.a.01", "strong.a.01", "weak.a.01"), cluster=True),
+    CategorySpec("adjectives-clean-and-full", "adjective", (
+        "clean.a.01", "dirty.a.01", "full.a.01", "empty.a.01", "new.a.01", "old.a.02", "expensive.a.01"), cluster=True),
+    CategorySpec("adjectives-looks-age-and-health", "adjective", (
+        "beautiful.a.01", "ugly.a.01", "old.a.01", "young.a.01", "healthy.a.01", "ill.a.01"), cluster=True),
 )
 
 POS_TAG = {"noun": "n", "verb": "v", "adjective": "a"}
@@ -120,6 +151,18 @@ SENSE_OVERRIDES: dict[str, str] = {
 BLOCKED_PAIRS: dict[tuple[str, str], str] = {
     ("jackknife", "penknife"): "two names for nearly the same folding knife",
     ("doubles", "singles"): "two formats of one game, not two concepts",
+    # Adjective clusters: synonyms, one word a form of the other, or no shared scene to describe.
+    ("dry", "dried"): "the adjective and its participle, one concept",
+    ("full", "filled"): "synonyms",
+    ("quick", "fast"): "synonyms",
+    ("angry", "mad"): "synonyms",
+    ("happy", "glad"): "synonyms",
+    ("weary", "tired"): "synonyms",
+    ("large", "great"): "'great' is read as 'excellent'",
+    ("frostbitten", "frozen"): "an injury, not a degree of cold",
+    ("gay", "cheerful"): "'gay' is read in its other sense",
+    ("expensive", "costly"): "synonyms",
+    ("healthy", "flushed"): "'flushed' is a passing redness, not health",
 }
 
 # Words removed after reading the output: rare, technical, or read in another sense.
@@ -210,7 +253,10 @@ def is_main_sense(wn: Any, name: str, synset: Any, pos: str) -> bool:
 def candidates(wn: Any, spec: CategorySpec, words: frozenset[str], stats: Counter[str]) -> list[Word]:
     """The category's usable words, one per synset, sorted by name."""
     found: dict[str, Word] = {}
-    if spec.pos == "adjective":
+    if spec.pos == "adjective" and spec.cluster:
+        heads = cluster_heads(wn, spec)
+        synsets = sorted(set(heads) | {sat for head in heads for sat in head.similar_tos()}, key=lambda s: s.name())
+    elif spec.pos == "adjective":
         synsets = sorted({sat for head in spec.roots for sat in wn.synset(head).similar_tos()}, key=lambda s: s.name())
     else:
         roots = [wn.synset(root) for root in spec.roots]
@@ -219,7 +265,7 @@ def candidates(wn: Any, spec: CategorySpec, words: frozenset[str], stats: Counte
         word = word_name(synset, words)
         if word is None:
             stats["no common one-word name"] += 1
-        elif word.count < MIN_COUNT[spec.pos]:
+        elif word.count < (MIN_CLUSTER_COUNT if spec.cluster else MIN_COUNT[spec.pos]):
             stats["rare sense (verb or adjective)"] += 1
         elif word.name in BLOCKED_WORDS:
             stats["blocked word"] += 1
@@ -230,6 +276,69 @@ def candidates(wn: Any, spec: CategorySpec, words: frozenset[str], stats: Counte
         elif word.name not in found:
             found[word.name] = word
     return [found[name] for name in sorted(found)]
+
+
+def cluster_heads(wn: Any, spec: CategorySpec) -> list[Any]:
+    """The category's head adjectives (its roots), sorted by name."""
+    return sorted((wn.synset(root) for root in spec.roots), key=lambda s: s.name())
+
+
+def head_distances(heads: list[Any]) -> dict[tuple[Any, Any], int]:
+    """Shortest paths between a cluster's heads: also-see 1, a shared attribute noun 2, else 4.
+
+    Heads of one category with no closer link count as joined through the category, four
+    steps apart, as noun cousins are; the table is closed under shortest paths.
+    """
+    dist: dict[tuple[Any, Any], int] = {}
+    for a in heads:
+        for b in heads:
+            if a == b:
+                dist[a, b] = 0
+            elif b in a.also_sees() or a in b.also_sees():
+                dist[a, b] = 1
+            elif set(a.attributes()) & set(b.attributes()):
+                dist[a, b] = 2
+            else:
+                dist[a, b] = ADJECTIVE_CATEGORY_DISTANCE
+    for k in heads:  # Floyd-Warshall over a few dozen heads
+        for a in heads:
+            for b in heads:
+                dist[a, b] = min(dist[a, b], dist[a, k] + dist[k, b])
+    return dist
+
+
+def antonym_synsets(synset: Any) -> set[Any]:
+    return {antonym.synset() for lemma in synset.lemmas() for antonym in lemma.antonyms()}
+
+
+def adjective_pair(a: Word, b: Word, dist: dict[tuple[Any, Any], int]) -> tuple[float, Any] | None:
+    """Path similarity 1/(1+d) and the head nearest both, or None for opposites or far words.
+
+    d is the path through similar-to (satellite to head, 1 step) and the head distances; a
+    word on one head's side and a word on its antonym's side ("tiny"/"large") are never paired.
+    """
+    def poles(synset: Any) -> list[tuple[Any, int]]:
+        if synset.pos() == "a":
+            return [(synset, 0)]
+        return [(head, 1) for head in synset.similar_tos()]
+
+    sa, sb = a.synset, b.synset
+    if sa == sb or (sa.pos() == "s" and sb.pos() == "s" and set(sa.similar_tos()) & set(sb.similar_tos())):
+        return None  # two satellites of one head read as near-synonyms ("huge"/"vast")
+    best: tuple[int, str, Any] | None = None
+    for ha, off_a in poles(sa):
+        for hb, off_b in poles(sb):
+            if hb in antonym_synsets(ha) or ha in antonym_synsets(hb):
+                return None
+            if (ha, hb) not in dist:
+                continue
+            d = off_a + dist[ha, hb] + off_b
+            shared = ha if off_a <= off_b else hb  # the head nearer the pair, ties the first word's
+            if best is None or (d, shared.name()) < best[:2]:
+                best = (d, shared.name(), shared)
+    if best is None or best[0] > MAX_ADJECTIVE_DISTANCE:
+        return None
+    return round(1 / (1 + best[0]), 4), best[2]
 
 
 def related_names(wn: Any, a: Word, b: Word) -> bool:
@@ -269,6 +378,7 @@ def build_category(
 ) -> list[dict[str, Any]]:
     """The category's pairs: the most similar first, each word at most once."""
     pool = candidates(wn, spec, words, stats)
+    dist = head_distances(cluster_heads(wn, spec)) if spec.pos == "adjective" and spec.cluster else {}
     scored: list[tuple[float, int, str, str, Word, Word, Any]] = []
     for a, b in itertools.combinations(pool, 2):
         if related_names(wn, a, b):
@@ -276,7 +386,12 @@ def build_category(
         if (a.name, b.name) in BLOCKED_PAIRS or (b.name, a.name) in BLOCKED_PAIRS:
             stats["blocked pair"] += 1
             continue
-        if spec.pos == "adjective":
+        if spec.pos == "adjective" and spec.cluster:
+            result = adjective_pair(a, b, dist)
+            if result is None:
+                continue
+            similarity, shared = result
+        elif spec.pos == "adjective":
             heads = {h for h in a.synset.similar_tos()} & {h for h in b.synset.similar_tos()}
             if not heads:
                 continue

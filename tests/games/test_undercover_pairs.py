@@ -10,7 +10,8 @@ from importlib.resources import files
 from playeval.games.undercover.pairs import ConceptPair, categories, load_pairs
 
 # Documented in data/PROVENANCE.md: nouns and verbs carry Wu-Palmer similarity in
-# [0.5, 1), adjectives the path similarity 1/3 through their shared head adjective.
+# [0.5, 1), colour adjectives the path similarity 1/3 through their shared head adjective,
+# the later adjective clusters 1/(1+d) for a path of d <= 2 steps (0.5 or 0.3333).
 MIN_SIMILARITY = 0.5
 
 
@@ -35,7 +36,18 @@ def test_enough_pairs_and_categories() -> None:
 def test_verb_and_adjective_sets_present() -> None:
     by_pos = Counter(pair.pos for pair in load_pairs())
     assert set(by_pos) == {"noun", "verb", "adjective"}
-    assert by_pos["verb"] >= 20 and by_pos["adjective"] >= 5
+    assert by_pos == {"noun": 309, "verb": 46, "adjective": 51}
+
+
+def test_adjective_set_beyond_colours() -> None:
+    adjectives = [pair for pair in load_pairs() if pair.pos == "adjective"]
+    new = [pair for pair in adjectives if pair.category != "adjectives-colour"]
+    assert len(new) >= 40
+    assert len({pair.category for pair in new}) >= 3
+    for pair in adjectives:
+        a, b = pair.civilian, pair.undercover
+        assert a != b and a not in b and b not in a, pair
+        assert pair.category.startswith("adjectives-"), pair
 
 
 def test_fields_valid() -> None:
@@ -71,8 +83,10 @@ def test_a_word_is_used_once_per_category() -> None:
 
 def test_similarity_in_documented_range() -> None:
     for pair in load_pairs():
-        if pair.pos == "adjective":
+        if pair.category == "adjectives-colour":
             assert pair.similarity == round(1 / 3, 4), pair
+        elif pair.pos == "adjective":
+            assert pair.similarity in (0.5, round(1 / 3, 4)), pair
         else:
             assert MIN_SIMILARITY <= pair.similarity < 1.0, pair
 
