@@ -3,12 +3,19 @@
 from __future__ import annotations
 
 import os
+import sqlite3
+import stat
 import subprocess
 import sys
+import time
+from collections.abc import Iterator
 from pathlib import Path
+
+import pytest
 
 from playeval.engine import state_from_events
 from playeval.games.akinator import Akinator
+from playeval.store import Store
 from playeval.store.export import read_run_jsonl
 
 
@@ -28,6 +35,99 @@ def error_line(result: subprocess.CompletedProcess[str]) -> str:
     errors = [line for line in lines if line.startswith("error:")]
     assert len(errors) == 1, result.stderr
     return errors[0]
+
+
+def only_error(result: subprocess.CompletedProcess[str]) -> str:
+    """The error line, checked to be all that was printed on stderr."""
+    line = error_line(result)
+    assert result.stderr.strip() == line, result.stderr
+    return line
+
+
+def run_count(db: Path) -> int:
+    with sqlite3.connect(db) as connection:
+        return int(connection.execute("SELECT count(*) FROM runs").fetchone()[0])
+
+
+@pytest.fixture
+def read_only_db(tmp_path: Path) -> Iterator[Path]:
+    """A database file made by playeval, then chmod 444."""
+    db = tmp_path / "ro.db"
+    Store.open(f"sqlite:///{db}").close()
+    db.chmod(stat.S_IRUSR | stat.S_IRGRP | stat.S_IROTH)
+    yield db
+    db.chmod(stat.S_IRUSR | stat.S_IWUSR)
+
+
+@pytest.fixture
+def read_only_dir(tmp_path: Path) -> Iterator[Path]:
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    folder.chmod(stat.S_IRUSR | stat.S_IXUSR | stat.S_IRGRP | stat.S_IXGRP | stat.S_IROTH | stat.S_IXOTH)
+    yield folder
+    folder.chmod(stat.S_IRWXU)
+
+
+def test_database_that_is_a_directory(tmp_path: Path) -> None:
+    line = only_error(run_cli("results", "--db", f"sqlite:///{tmp_path}", tmp_path=tmp_path))
+    assert line == f"error: cannot open the database sqlite:///{tmp_path}: it is a directory"
+    line = only_error(run_cli("report", "--db", str(tmp_path), tmp_path=tmp_path))
+    assert line.startswith(f"error: cannot open the database {tmp_path}: it is a directory, not a database URL")
+
+
+def test_read_only_database_file(tmp_path: Path, read_only_db: Path) -> None:
+    line = only_error(run_cli("run", "akinator", "--models", "mock/yes", "--opponent", "scripted", "--n", "1",
+                              "--db", f"sqlite:///{read_only_db}", tmp_path=tmp_path))
+    assert line == f"error: cannot open the database sqlite:///{read_only_db}: the file {read_only_db} is read-only"
+
+
+def test_database_in_a_read_only_directory(tmp_path: Path, read_only_dir: Path) -> None:
+    db = read_only_dir / "new.db"
+    line = only_error(run_cli("results", "--db", f"sqlite:///{db}", tmp_path=tmp_path))
+    assert line.startswith(f"error: cannot open the database sqlite:///{db}: "
+                           f"its directory {read_only_dir} is read-only")
+
+
+def test_unreachable_postgresql_fails_fast(tmp_path: Path) -> None:
+    started = time.monotonic()
+    line = only_error(run_cli("results", "--db", "postgresql://u:secret@127.0.0.1:1/x", tmp_path=tmp_path))
+    assert time.monotonic() - started < 10
+    assert line.startswith("error: cannot open the database postgresql://u:***@127.0.0.1:1/x: ")
+    assert "secret" not in line and "connection" in line
+
+
+def test_unknown_database_driver(tmp_path: Path) -> None:
+    line = only_error(run_cli("export", "abc", "--db", "mysql://u:p@localhost/x", tmp_path=tmp_path))
+    assert line.startswith("error: cannot open the database mysql://u:***@localhost/x: unsupported database driver "
+                           "'mysql'")
+
+
+@pytest.mark.parametrize("url", ["not a url://", "sqlite:/relative?"])
+def test_malformed_database_url(tmp_path: Path, url: str) -> None:
+    line = only_error(run_cli("results", "--db", url, tmp_path=tmp_path))
+    assert line.startswith(f"error: cannot open the database {url}: not a database URL (expected sqlite:///")
+
+
+@pytest.mark.parametrize("port", ["99999", "0", "-1"])
+def test_serve_refuses_a_port_out_of_range(tmp_path: Path, port: str) -> None:
+    line = only_error(run_cli("serve", "--models", "mock/yes", f"--port={port}", tmp_path=tmp_path))
+    assert line == f"error: --port {port} is not a port number; choose one from 1 to 65535"
+
+
+@pytest.mark.parametrize(("options", "problem"), [
+    (("--models", "local/does-not-exist.gguf"), "local/does-not-exist.gguf: no such GGUF file"),
+    (("--models", "mock/yes", "--opponent", "local/nope.gguf"), "local/nope.gguf: no such GGUF file"),
+    (("--models", "mock/yes", "--role", "judge=local/nope.gguf"), "local/nope.gguf: no such GGUF file"),
+    (("--models", "mock/yes", "--role", "judge=nosuch/x"), "unknown model provider 'nosuch'"),
+    (("--models", "mock/yes", "--secret-set", "nosuch"), "unknown akinator secret set 'nosuch'"),
+    (("--models", "mock/yes", "--role", "nosuchrole=mock/yes"), "no game of this run has a role 'nosuchrole'"),
+])
+def test_run_checks_every_option_before_creating_a_run(tmp_path: Path, options: tuple[str, ...],
+                                                       problem: str) -> None:
+    db = tmp_path / "cli.db"
+    line = only_error(run_cli("run", "akinator", "--opponent", "scripted", "--n", "1", *options, tmp_path=tmp_path))
+    assert problem in line and "--resume" not in line
+    assert run_count(db) == 0
 
 
 def test_missing_api_key_names_the_variable(tmp_path: Path) -> None:

@@ -179,10 +179,9 @@ async def test_missing_weights_surface_through_the_hub(monkeypatch: pytest.Monke
     assert model.usage.attempts == 1  # not retried
 
 
-async def test_missing_gguf_path(tmp_path: Path) -> None:
-    model = ModelHub(use_cache=False).get(f"local/{tmp_path / 'nope.gguf'}")
-    with pytest.raises(ModelError, match="no such GGUF file"):
-        await model.generate(_request())
+def test_missing_gguf_path(tmp_path: Path) -> None:
+    with pytest.raises(ModelError, match="no such GGUF file"):  # at once, before any run is recorded
+        ModelHub(use_cache=False).get(f"local/{tmp_path / 'nope.gguf'}")
 
 
 def test_hub_download_needs_huggingface_hub(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -15,6 +15,8 @@ from playeval.store import Store
 from playeval.store.location import default_db_url
 
 _FACTORY = "playeval.web.app:app_from_env"
+MIN_PORT = 1
+MAX_PORT = 65535
 
 
 def _check_models(models: tuple[str, ...], use_cache: bool) -> None:
@@ -29,7 +31,10 @@ def _check_models(models: tuple[str, ...], use_cache: bool) -> None:
 
 
 def _check_port(host: str, port: int) -> None:
-    """A clear error for an address in use, before the models load (uvicorn would say it after start-up)."""
+    """A clear error for a port out of range or an address in use, before the models load (uvicorn would say it
+    after start-up, or fail with a traceback)."""
+    if not MIN_PORT <= port <= MAX_PORT:
+        fail(f"--port {port} is not a port number; choose one from {MIN_PORT} to {MAX_PORT}")
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except socket.gaierror as err:

@@ -3,7 +3,15 @@
 Open with ``Store.open(url)``; the schema is created or migrated on open.
 """
 
-from playeval.store.errors import DuplicateMatch, DuplicateRetro, DuplicateSurvey, LogMoved, MatchClosed, SchemaTooNew
+from playeval.store.errors import (
+    DuplicateMatch,
+    DuplicateRetro,
+    DuplicateSurvey,
+    LogMoved,
+    MatchClosed,
+    SchemaTooNew,
+    StoreUnavailable,
+)
 from playeval.store.export import ExportedMatch, ExportedRun, export_run_jsonl, read_run_jsonl
 from playeval.store.location import default_db_url
 from playeval.store.records import (
@@ -40,6 +48,7 @@ __all__ = [
     "RunStatus",
     "SchemaTooNew",
     "Store",
+    "StoreUnavailable",
     "SurveyRecord",
     "WebMatchRecord",
     "WebMode",

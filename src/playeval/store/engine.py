@@ -10,13 +10,16 @@ a stale snapshot), plain ``BEGIN`` for reads.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import create_engine, event
-from sqlalchemy.engine import URL, Connection, Engine
+from sqlalchemy.engine import URL, Connection, Engine, make_url
+from sqlalchemy.exc import ArgumentError, NoSuchModuleError, OperationalError
 from sqlalchemy.pool import ConnectionPoolEntry, StaticPool
 
+from playeval.store.errors import StoreUnavailable
 from playeval.store.location import is_sqlite, is_sqlite_memory, normalize_url
 
 WRITE_OPTION = "playeval_write"
@@ -25,12 +28,67 @@ WRITE_OPTION = "playeval_write"
 SQLITE_BUSY_TIMEOUT_MS = 5000
 
 
+PG_CONNECT_TIMEOUT_S = 5
+"""Seconds to wait for a PostgreSQL server to answer before giving up (an unreachable host must not hang)."""
+
+_URL_EXAMPLES = "expected sqlite:///path/to/file.db or postgresql://user:password@host/database"
+
+
 def create_store_engine(url: str) -> Engine:
-    """An engine for ``url``; any SQLAlchemy URL, ``postgresql://`` means psycopg 3."""
-    parsed = normalize_url(url)
+    """An engine for ``url``; any SQLAlchemy URL, ``postgresql://`` means psycopg 3.
+
+    Raises :class:`StoreUnavailable` for a URL that is malformed, names a driver that is not installed, or is an
+    SQLite file that cannot be written.
+    """
+    try:
+        parsed = normalize_url(url)
+    except ArgumentError:
+        reason = "it is a directory, not a database URL" if Path(url).expanduser().is_dir() else "not a database URL"
+        raise StoreUnavailable(f"cannot open the database {url}: {reason} ({_URL_EXAMPLES})") from None
     if is_sqlite(parsed):
         return _sqlite_engine(parsed)
-    return create_engine(parsed, pool_pre_ping=True)
+    kwargs: dict[str, Any] = {"pool_pre_ping": True}
+    if parsed.get_backend_name() == "postgresql" and "connect_timeout" not in parsed.query:
+        kwargs["connect_args"] = {"connect_timeout": PG_CONNECT_TIMEOUT_S}
+    try:
+        return create_engine(parsed, **kwargs)
+    except (NoSuchModuleError, ImportError) as exc:
+        raise StoreUnavailable(
+            f"cannot open the database {_shown(parsed)}: unsupported database driver {parsed.drivername!r} "
+            f"({_URL_EXAMPLES})"
+        ) from exc
+
+
+def unavailable(url: str, exc: OperationalError) -> StoreUnavailable:
+    """The one-line error for a database the driver refused to open or write (``exc`` from the first connection)."""
+    try:
+        shown = _shown(make_url(url))
+    except ArgumentError:
+        shown = url
+    lines = [line.strip() for line in str(exc.orig).splitlines() if line.strip()]
+    return StoreUnavailable(f"cannot open the database {shown}: {lines[0] if lines else type(exc.orig).__name__}")
+
+
+def _shown(url: URL) -> str:
+    return url.render_as_string(hide_password=True)
+
+
+def _writable(path: Path) -> bool:
+    """Writable by this process, and not marked read-only for everyone (which even root is taken to mean)."""
+    return os.access(path, os.W_OK) and bool(path.stat().st_mode & 0o222)
+
+
+def _check_sqlite_file(url: URL, path: Path) -> None:
+    """Fail now, with the reason, for an SQLite file SQLite could not open for writing (it says only 'unable')."""
+    problem = None
+    if path.is_dir():
+        problem = "it is a directory"
+    elif path.exists() and not _writable(path):
+        problem = f"the file {path} is read-only"
+    elif path.parent.is_dir() and not _writable(path.parent):
+        problem = f"its directory {path.parent} is read-only (SQLite writes its journal beside the file)"
+    if problem is not None:
+        raise StoreUnavailable(f"cannot open the database {_shown(url)}: {problem}")
 
 
 def writer(engine: Engine) -> Engine:
@@ -43,7 +101,14 @@ def _sqlite_engine(url: URL) -> Engine:
     if is_sqlite_memory(url):
         kwargs["poolclass"] = StaticPool
     elif url.database:
-        Path(url.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+        path = Path(url.database).expanduser()
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreUnavailable(
+                f"cannot open the database {_shown(url)}: cannot create its directory {path.parent}: {exc.strerror}"
+            ) from exc
+        _check_sqlite_file(url, path)
     engine = create_engine(url, **kwargs)
     event.listen(engine, "connect", _sqlite_on_connect)
     event.listen(engine, "begin", _sqlite_on_begin)

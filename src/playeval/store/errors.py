@@ -57,3 +57,7 @@ class DuplicateSurvey(PlayevalError):
     def __init__(self, match_id: str) -> None:
         super().__init__(f"match {match_id!r} already has a survey")
         self.match_id = match_id
+
+
+class StoreUnavailable(PlayevalError):
+    """The database cannot be opened: a malformed URL, an unknown driver, a directory, no write access, no server."""

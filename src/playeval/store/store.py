@@ -18,7 +18,7 @@ from typing import Any, Self, get_args
 from pydantic import TypeAdapter
 from sqlalchemy import func, insert, select, update
 from sqlalchemy.engine import Engine
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 from playeval.core.ask import CallRecord
@@ -45,7 +45,7 @@ from playeval.store._rows import (
     require_running,
 )
 from playeval.store.convert import call_row, event_record, run_record
-from playeval.store.engine import create_store_engine, writer
+from playeval.store.engine import create_store_engine, unavailable, writer
 from playeval.store.errors import DuplicateMatch
 from playeval.store.location import default_db_url
 from playeval.store.migrate import upgrade_schema
@@ -73,10 +73,18 @@ class Store(ArenaTables, RetroTables):
 
     @classmethod
     def open(cls, url: str | None = None) -> Store:
-        """Open (creating or upgrading the schema) the database at ``url``, default :func:`default_db_url`."""
-        engine = create_store_engine(url if url is not None else default_db_url())
+        """Open (creating or upgrading the schema) the database at ``url``, default :func:`default_db_url`.
+
+        A database that cannot be opened (a malformed URL, an unknown driver, a directory, a read-only file, a
+        server that does not answer) raises :class:`StoreUnavailable`, whose message is the reason in one line.
+        """
+        given = url if url is not None else default_db_url()
+        engine = create_store_engine(given)
         try:
             upgrade_schema(engine)
+        except OperationalError as exc:  # the driver could not connect, or open or write the file
+            engine.dispose()
+            raise unavailable(given, exc) from exc
         except BaseException:
             engine.dispose()
             raise

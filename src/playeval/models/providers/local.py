@@ -83,7 +83,11 @@ class LocalProvider:
         return self._model_dir
 
     def check_model(self, model_name: str) -> None:
-        if model_name in LOCAL_MODELS or model_name.endswith(".gguf"):
+        if model_name in LOCAL_MODELS or (model_name.startswith("hf:") and model_name.endswith(".gguf")):
+            return
+        if model_name.endswith(".gguf"):
+            if not Path(model_name).expanduser().is_file():
+                raise UnknownModel(f"local/{model_name}: no such GGUF file")
             return
         known = ", ".join(f"local/{name}" for name in LOCAL_MODELS)
         raise UnknownModel(
