@@ -217,3 +217,19 @@ def test_confirmation_ask_names_secret_and_guess() -> None:
     ask = game.next_ask(state)
     assert ask.kind == "confirm" and ask.constraint is not None and ask.constraint.choices == ("Yes", "No")
     assert "Secret object: a sofa" in ask.messages[-1].content and "Guess: a couch" in ask.messages[-1].content
+
+
+def test_a_reply_with_two_answers_is_a_format_error() -> None:
+    state = game.apply(game.initial_state(spec()), q("Is it alive?", 1))
+    ask = game.next_ask(state)
+    for two in ("Yes\nNo", "Yes\n\nNo", "No\nYes\n", "Yes\nIt is alive."):
+        with pytest.raises(FormatError, match="one answer, not two"):
+            game.parse(state, ask, two)
+    assert game.parse(state, ask, "Yes\n").text == "Yes"
+    assert game.parse(state, ask, "  No  \n\n").text == "No"
+    judged = game.apply(game.initial_state(spec(secret="a smartphone")), guess("a mobile phone"))
+    confirm = game.next_ask(judged)
+    assert confirm.kind == "confirm"
+    with pytest.raises(FormatError, match="one answer, not two"):
+        game.parse(judged, confirm, "Yes\nNo")
+    assert game.parse(judged, confirm, "Yes\n").text == "Yes"

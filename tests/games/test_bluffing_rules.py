@@ -473,3 +473,19 @@ def test_scripted_verdict_does_not_depend_on_the_truth() -> None:
         assert len(verdicts) == 1
     with pytest.raises(ConfigError):
         game.scripted_player("judge", spec())
+
+
+def test_a_reply_with_two_answers_is_a_format_error() -> None:
+    state = asked("true", 2)
+    ask = game.next_ask(state)
+    with pytest.raises(FormatError, match="one answer, not two"):
+        game.parse(state, ask, "I believe your statement is: True\nI believe your statement is: False")
+    with pytest.raises(FormatError, match="single line"):
+        game.parse(state, ask, "Question 3: Which pool?\nQuestion 4: Which day?")
+    assert game.parse(state, ask, "Question 3: Which pool?\n") == q(3, "Which pool?")
+    assert game.parse(state, ask, "I believe your statement is: False\n") == verdict("False")
+    state = game.apply(game.initial_state(spec()), q(1))
+    answer_ask = game.next_ask(state)
+    with pytest.raises(FormatError, match="single paragraph"):
+        game.parse(state, answer_ask, "Yes.\n\nNo.")
+    assert game.parse(state, answer_ask, "Yes, the outdoor one.\n") == a("Yes, the outdoor one.")

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from playeval.core import Ask, ConfigError, Reply, disclosed_to
+from playeval.core import Ask, ConfigError, FormatError, Reply, disclosed_to
 from playeval.core.events import ActionApplied, MatchEnded, ReplyRejected, RoleAssignment, SeatAssignment
 from playeval.core.match import MatchSpec, Outcome
 from playeval.engine import MemoryRecorder, advance, play_match, state_from_events
@@ -25,6 +25,7 @@ from playeval.games.dynamic_picnic import (
     DynamicState,
     statement_key,
 )
+from playeval.games.dynamic_picnic.master import gm_parse
 from playeval.guess_rule import JUDGE, PLAYER
 from playeval.models import ModelHub, ModelRequest
 
@@ -289,3 +290,17 @@ async def test_a_request_the_game_master_cannot_fill_during_play_runs_the_exampl
     assert 2 <= state.shown == min(len(state.round.positives), len(state.round.negatives)) < 2 + 28
     assert outcome.status == "finished" and outcome.winners == ()  # the refused guess after the last example
     assert "every" in outcome.reason and state.round.held_out
+
+
+def test_a_game_master_reply_with_two_answers_is_a_format_error() -> None:
+    state = game.initial_state(_spec())
+    rule = Ask(role=GAME_MASTER, kind="rule", messages=(), display="", instructions="")
+    with pytest.raises(FormatError, match="one line"):
+        gm_parse(state, rule, "Rule: only red things\nRule: only round things")
+    assert gm_parse(state, rule, "Rule: only red things\n").text == "only red things"
+    items = Ask(role=GAME_MASTER, kind="items", messages=(), display="", instructions="")
+    with pytest.raises(FormatError, match="not two"):
+        gm_parse(state, items, "Fits: apple\nDoes not fit: pear\nFits: cherry")
+    with pytest.raises(FormatError, match="not two"):
+        gm_parse(state, items, "Fits: apple\nDoes not fit: pear\nDoes not fit: plum")
+    assert gm_parse(state, items, "Fits: apple\nDoes not fit: pear\n").data == {"fits": ["apple"], "others": ["pear"]}

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from playeval.core import Action, ConfigError, RuleViolation, disclosed_to
+from playeval.core import Action, ConfigError, FormatError, RuleViolation, disclosed_to
 from playeval.core.events import RoleAssignment, SeatAssignment
 from playeval.engine import MemoryRecorder, play_match
 from playeval.games.static_picnic import StaticPicnic, load_items, rules_of_level
@@ -75,3 +75,31 @@ async def test_a_scripted_match_is_won_in_three_turns(level: int) -> None:
     outcome = await play_match(game, spec, {p: game.scripted_player(p, spec) for p in (PLAYER, JUDGE)}, recorder,
                                match_id)
     assert outcome.winner == PLAYER and outcome.rounds == 3 and outcome.result_for(PLAYER).score == 1.0
+
+
+def test_a_reply_with_two_answers_is_a_format_error() -> None:
+    spec = game.new_spec(1, 5, random.Random(5))
+    state = game.initial_state(spec)
+    move = game.next_asks(state)[0]
+    with pytest.raises(FormatError, match="one line"):
+        game.parse(state, move, "MORE: 1\nGUESS: nuts only")
+    assert game.parse(state, move, "MORE: 1\n").kind == "more"
+    state = game.apply(state, Action(seat=PLAYER, kind="guess", text="nuts"))
+    apply_ask = game.next_asks(state)[0]
+    assert apply_ask.kind == "apply"
+    answers = [answer for _, answer in game.rule_of(spec).held_out]
+    numbered = [f"{n}. {answer}" for n, answer in enumerate(answers, 1)]
+    flipped = "no" if answers[0] == "yes" else "yes"
+    with pytest.raises(FormatError, match="line 1 has two answers"):
+        game.parse(state, apply_ask, "\n".join([numbered[0], f"1. {flipped}", *numbered[1:]]))
+    repeated = game.parse(state, apply_ask, "\n".join([numbered[0], *numbered]) + "\n")
+    assert repeated.text == "\n".join(answers)  # the same answer twice is one answer
+    state = game.apply(state, repeated)
+    judge = game.next_asks(state)[0]
+    for two in ("Verdict: yes\nVerdict: no", "Verdict: no\nReason: too broad.\nVerdict: yes"):
+        with pytest.raises(FormatError, match="one answer, not two"):
+            game.parse(state, judge, two)
+        with pytest.raises(FormatError, match="one answer, not two"):
+            game.judge_case_verdict(judge, two)
+    assert game.parse(state, judge, "Verdict: yes\nReason: the same rule.\n").text == "yes"
+    assert game.judge_case_verdict(judge, "Verdict: no\nReason: Verdict: no, too broad.") is False

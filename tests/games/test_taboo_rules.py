@@ -479,3 +479,21 @@ async def test_said_word_and_final_guess_through_the_engine(final: str, winner: 
     assert len(rejected) == 1 and rejected[0].error == "format"  # "hmm" was re-asked
     actions = [e.action for e in events if isinstance(e, ActionApplied)]
     assert [a.kind for a in actions] == ["clue", "answer", "guess"]
+
+
+def test_a_reply_with_two_answers_is_a_format_error() -> None:
+    state = game.apply(game.initial_state(spec()), clue("It purrs"))
+    ask = game.next_ask(state)
+    for two in ("My guess of the word is: cat\nMy guess of the word is: dog", "My guess of the word is: cat or dog",
+                "My guess of the word is: cat/dog", "My guess of the word is: cat,dog"):
+        with pytest.raises(FormatError, match="one"):
+            game.parse(state, ask, two)
+    assert game.parse(state, ask, "My guess of the word is: cat\n").kind == "guess"
+    assert game.parse(state, ask, "My guess of the word is: cat\nMy guess of the word is: Cat").kind == "guess"
+    with pytest.raises(FormatError, match="single line"):
+        game.parse(game.initial_state(spec()), game.next_ask(game.initial_state(spec())), "It purrs\nIt meows")
+    said = play([clue("It purrs"), answer("That sounds like a cat to me.")])
+    final = game.next_ask(said)
+    with pytest.raises(FormatError, match="one answer, not two"):
+        game.parse(said, final, "My guess of the word is: cat or kitten")
+    assert game.apply(said, game.parse(said, final, "My guess of the word is: cat\n")).final_guess == "cat"

@@ -439,3 +439,21 @@ def test_a_sentence_copied_from_the_instructions_is_refused_and_a_description_is
     for described in ("It is a building where people live and work.", "It is your favourite thing to eat.",
                       "It has four strings and is played with a bow."):
         assert game.parse(state, ask, described).text == described
+
+
+def test_a_reply_with_two_answers_is_a_format_error() -> None:
+    state = start()
+    ask = game.next_asks(state)[0]
+    with pytest.raises(FormatError, match="one line"):
+        game.parse(state, ask, "It is found in many places\nIt is old")
+    state = game.apply(state, say(ask.seat or ""))
+    judge_ask = game.next_asks(state)[0]
+    for two in ("yes\nno", "Yes.\nPartly.", "no\n\nyes"):
+        with pytest.raises(FormatError, match="one answer, not two"):
+            game.parse(state, judge_ask, two)
+    assert game.parse(state, judge_ask, "partly\n").data["answer"] == "partly"
+    voting = through_statements(start())
+    vote_ask = next(ask for ask in game.next_asks(voting) if ask.kind == "vote")
+    with pytest.raises(FormatError, match="one vote, not two"):
+        game.parse(voting, vote_ask, "player2\nplayer3")
+    assert game.parse(voting, vote_ask, "player2\n").text == "player2"

@@ -52,6 +52,10 @@ BAD_STARTS: list[tuple[Any, int, str]] = [
     ({"game": "akinator", "inputs": {"secret": "two\nlines"}}, 422, "one line"),
     ({"game": 12}, 422, "game: "),
     ({"game": "akinator", "level": "high"}, 422, "level: "),
+    ({"game": "akinator", "level": True}, 422, "level: input should be a valid integer, not a boolean"),
+    ({"game": "akinator", "level": "1"}, 422, "level: input should be a valid integer, not a string"),
+    ({"game": "akinator", "level": 1.0}, 422, "level: input should be a valid integer, not a number"),
+    ({"game": "akinator", "model": 7}, 422, "model: input should be a valid string, not a number"),
     ([1, 2, 3], 422, "body: "),
     ("just text", 422, "body: "),
     (None, 422, "body: "),
@@ -91,6 +95,7 @@ async def test_malformed_and_oversized_requests_get_4xx(tmp_path: Path) -> None:
         assert (await client.get("/definitely-not-a-page")).status_code == 404
         wrong_method = await client.delete("/api/games")
         assert wrong_method.status_code == 405 and "DELETE is not allowed" in _detail(wrong_method)
+        assert wrong_method.headers["allow"] == "GET"
         assert (await client.get("/api/matches/" + "f" * 200)).status_code == 422
         assert (await client.get("/api/matches/..%2F..%2Fetc")).status_code == 404
         assert (await client.get("/api/matches", params={"limit": 0})).status_code == 422
@@ -207,3 +212,30 @@ async def test_an_option_naming_a_server_file_is_not_offered(tmp_path: Path) -> 
         games = {game["id"]: game for game in (await client.get("/api/games")).json()}
         offered = {option["name"] for option in games["dynamic_picnic"]["options"]}
         assert "rules" in offered and "bank" not in offered  # a path on the server: command line only
+
+
+async def test_a_wrong_method_gets_405_naming_the_allowed_ones(tmp_path: Path) -> None:
+    async with running(make_settings(tmp_path)) as client:
+        response = await client.get("/api/matches/" + "a" * 32 + "/moves")
+        assert response.status_code == 405
+        assert response.headers["allow"] == "POST"
+        assert _detail(response) == "method GET is not allowed here; allowed: POST"
+        watch = await client.put("/api/watch", json={"game": "taboo"})
+        assert watch.status_code == 405 and "method PUT is not allowed here; allowed: " in _detail(watch)
+        assert "POST" in watch.headers["allow"].split(", ")
+        static = await client.post("/static/arena.css")
+        assert static.status_code == 405 and static.headers["allow"] == "GET, HEAD"
+        assert _detail(static) == "method POST is not allowed here; allowed: GET, HEAD"
+
+
+async def test_body_scalars_must_come_as_their_json_type(tmp_path: Path) -> None:
+    async with running(make_settings(tmp_path)) as client:
+        watch = await client.post("/api/watch", json={"game": "taboo", "level": True})
+        assert watch.status_code == 422 and "level: input should be a valid integer, not a boolean" in _detail(watch)
+        moved = await client.post("/api/matches/" + "a" * 32 + "/moves", json={"text": "Yes", "seq": "3"})
+        assert moved.status_code == 422 and "seq: input should be a valid integer, not a string" in _detail(moved)
+        survey = {"enjoyment": "5", "satisfaction": 5, "frequency": True}
+        answered = await client.post("/api/matches/" + "a" * 32 + "/survey", json=survey)
+        assert answered.status_code == 422
+        assert "enjoyment: input should be a valid integer, not a string" in _detail(answered)
+        assert "frequency: input should be a valid integer, not a boolean" in _detail(answered)

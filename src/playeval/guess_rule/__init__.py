@@ -12,6 +12,7 @@ from playeval.guess_rule.base import (
     ListedRound,
     ListedRuleGame,
     More,
+    numbered_answers,
     numbered_grammar,
 )
 from playeval.guess_rule.library import (
@@ -37,5 +38,6 @@ __all__ = [
     "MathGuessTheRuleGame",
     "More",
     "StaticGoingOnAPicnic",
+    "numbered_answers",
     "numbered_grammar",
 ]

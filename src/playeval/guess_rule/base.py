@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import re
 from abc import abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Literal
 
@@ -76,6 +76,30 @@ _REASON = re.compile(r"reason\s*:\s*(.+)", re.IGNORECASE)
 _LINE = re.compile(r"^\s*(\d{1,2})\s*[.):]\s*(\S.*?)\s*$")
 
 Phase = Literal["write", "check", "move", "apply", "judge"]
+
+
+def numbered_answers(text: str, line: re.Pattern[str], normalize: Callable[[str], str]) -> dict[int, str]:
+    """The answers of a numbered reply, by number: ``line`` matches a row as (number, answer). A number answered
+    twice the same way counts once; answered two ways, it is a ``FormatError`` (one answer per line, not two)."""
+    found: dict[int, str] = {}
+    for row in text.splitlines():
+        matched = line.match(row)
+        if matched is None:
+            continue
+        number, answer = int(matched.group(1)), normalize(matched.group(2))
+        if found.setdefault(number, answer) != answer:
+            raise FormatError(f"line {number} has two answers; give one answer, not two.")
+    return found
+
+
+def one_verdict(text: str) -> str:
+    """The judge's ``yes`` or ``no``; ``FormatError`` when the reply gives none, or both."""
+    verdicts = {found.group(1).lower() for found in _VERDICT.finditer(text)}
+    if not verdicts:
+        raise FormatError("reply 'Verdict: yes' or 'Verdict: no', then 'Reason: ...'.")
+    if len(verdicts) > 1:
+        raise FormatError("the reply gives both verdicts; give one answer, not two: 'Verdict: yes' or 'Verdict: no'.")
+    return verdicts.pop()
 
 
 def numbered_grammar(count: int, answer: str) -> str:
@@ -352,10 +376,7 @@ class GuessRuleGame(GameBase):
         return self.judge_ask(str(case.context["statement"]), str(case.context["seen"]), case.answer)
 
     def judge_case_verdict(self, ask: Ask, text: str) -> bool:
-        verdict = _VERDICT.search(text)
-        if verdict is None:
-            raise FormatError("reply 'Verdict: yes' or 'Verdict: no', then 'Reason: ...'.")
-        return verdict.group(1).lower() == "yes"
+        return one_verdict(text) == "yes"
 
     def parse(self, state: GuessState, ask: Ask, text: str) -> Action:
         line = text.strip()
@@ -366,11 +387,8 @@ class GuessRuleGame(GameBase):
             return Action(role=ask.role, kind="check", text="accepted" if verdict["accepted"] else "rejected",
                           data=verdict)
         if ask.role == JUDGE:
-            verdict = _VERDICT.search(line)
-            if verdict is None:
-                raise FormatError("reply 'Verdict: yes' or 'Verdict: no', then 'Reason: ...'.")
             reason = _REASON.search(line)
-            return Action(role=JUDGE, kind="verdict", text=verdict.group(1).lower(),
+            return Action(role=JUDGE, kind="verdict", text=one_verdict(line),
                           data={"reason": reason.group(1).strip()[:300] if reason else ""})
         if ask.kind == "apply":
             return self._parse_applied(state, line)
@@ -388,11 +406,7 @@ class GuessRuleGame(GameBase):
         if text.strip().lower() == SKIP:
             return Action(seat=PLAYER, kind="apply", text="")  # recorded as not done, not as wrong
         count = len(self.held_out(state.rule))
-        found: dict[int, str] = {}
-        for row in text.splitlines():
-            matched = _LINE.match(row)
-            if matched:
-                found.setdefault(int(matched.group(1)), self.normalize_answer(matched.group(2)))
+        found = numbered_answers(text, _LINE, self.normalize_answer)
         missing = [n for n in range(1, count + 1) if n not in found]
         if missing:
             raise FormatError(f"answer every line; missing: {', '.join(map(str, missing))}.")

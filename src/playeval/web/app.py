@@ -152,6 +152,17 @@ def _location(loc: Sequence[Any]) -> str:
     return ".".join(parts) or "body"
 
 
+_JSON_TYPES: tuple[tuple[type, str], ...] = (
+    (bool, "a boolean"), (int, "a number"), (float, "a number"), (str, "a string"), (list, "a list"),
+    (dict, "an object"), (type(None), "null"),
+)
+
+
+def _json_type(value: Any) -> str:
+    """What a JSON value is, in words (``bool`` before ``int``: a boolean is an int in Python)."""
+    return next((name for kind, name in _JSON_TYPES if isinstance(value, kind)), "something else")
+
+
 def validation_message(errors: Sequence[Any]) -> str:
     """One readable sentence for pydantic's errors: where each problem is and what it is."""
     messages: list[str] = []
@@ -170,6 +181,8 @@ def validation_message(errors: Sequence[Any]) -> str:
         else:
             text = str(error.get("msg", "is not valid")).replace("Value error, ", "")
             text = text[:1].lower() + text[1:]
+            if kind.endswith("_type") and "input" in error:  # a strict body: say what came instead
+                text += f", not {_json_type(error['input'])}"
         messages.append(f"{where}: {text}")
     more = f" (and {len(errors) - 5} more)" if len(errors) > 5 else ""
     return "; ".join(messages) + more
@@ -190,24 +203,22 @@ async def _http_error(request: Request, exc: Exception) -> JSONResponse:
     elif exc.status_code == 400 and detail == "There was an error parsing the body":
         detail = "the request body could not be read as JSON"
     elif exc.status_code == 405:
-        allowed = _allowed_methods(request)
-        detail = f"{request.method} is not allowed here; use {', '.join(allowed)}"
+        # no route at this path: a mounted app refused (static files, which serve GET and HEAD)
+        allowed = _allowed_methods(request) or (exc.headers or {}).get("Allow", "GET, HEAD").split(", ")
+        detail = f"method {request.method} is not allowed here; allowed: {', '.join(allowed)}"
         return JSONResponse({"detail": detail}, status_code=405, headers={"Allow": ", ".join(allowed)})
     return JSONResponse({"detail": detail}, status_code=exc.status_code, headers=exc.headers)
 
 
+_METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE")
+
+
 def _allowed_methods(request: Request) -> list[str]:
-    """Every method some route serves at this path (Starlette names only the first route's)."""
-    methods: set[str] = set()
-    for route in request.app.router.routes:
-        match, _ = route.matches({**request.scope, "method": "GET"})
-        path_matches = match != Match.NONE
-        if not path_matches:
-            match, _ = route.matches({**request.scope, "method": "POST"})
-            path_matches = match != Match.NONE
-        if path_matches:
-            methods.update(getattr(route, "methods", None) or ())
-    return sorted(methods)
+    """Every method some route serves at this path (Starlette names only the first route's): each method is tried
+    on the routes as they are (an included router is one route that matches for its own routes)."""
+    routes = request.app.router.routes
+    return [method for method in _METHODS
+            if any(route.matches({**request.scope, "method": method})[0] == Match.FULL for route in routes)]
 
 
 async def _unexpected_error(request: Request, exc: Exception) -> JSONResponse:

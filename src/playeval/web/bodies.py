@@ -42,7 +42,10 @@ Answer = Annotated[int, Field(ge=1, le=5)]
 
 
 class _Body(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    """Strict: a scalar must come as its JSON type (``"level": true`` or ``"level": "1"`` is refused, not read
+    as 1); the arena's pages send numbers as numbers."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
 
 PERSON = "person"

@@ -286,6 +286,10 @@ class Akinator(GameBase):
         if ask.seat == GUESSER:
             return self._parse_move(state, text)
         allowed = CONFIRM_ANSWERS if ask.kind == "confirm" else state.answers
+        lines = [line for line in text.strip().splitlines() if line.strip()]
+        if len(lines) > 1:
+            raise FormatError(f"give one answer, not two: reply with exactly one of: {', '.join(allowed)}, "
+                              "on one line.")
         answer = _match_answer(_clean(text), allowed)
         if answer is None:
             raise FormatError(f"the answer must be exactly one of: {', '.join(allowed)}.")

@@ -41,7 +41,7 @@ def find_verdict(text: str) -> str | None:
     """``True`` or ``False`` when the reply gives a verdict anywhere; ``None`` when it gives none."""
     found = {match.group("verdict").capitalize() for match in _VERDICT.finditer(_MARKUP.sub("", text))}
     if len(found) > 1:
-        raise FormatError("the reply gives both verdicts; give exactly one.")
+        raise FormatError("the reply gives both verdicts; give one answer, not two.")
     return found.pop() if found else None
 
 

@@ -32,7 +32,7 @@ from playeval.games.dynamic_picnic import prompts
 from playeval.games.dynamic_picnic import state as flow
 from playeval.games.dynamic_picnic.state import DynamicState
 from playeval.games.dynamic_picnic.taxonomy import LEVEL_DESCRIPTIONS, inspiration, rule_kind
-from playeval.guess_rule import numbered_grammar
+from playeval.guess_rule import numbered_answers, numbered_grammar
 
 GAME_MASTER = "game_master"
 VALIDATOR = "validator"
@@ -136,7 +136,10 @@ def gm_parse(state: DynamicState, ask: Ask, text: str) -> Action:
     """Read the game master's or the validator's reply to ``ask``; ``FormatError`` when it cannot be read."""
     role = str(ask.role)
     if ask.kind == "rule":
-        found = _RULE.match(text.strip().splitlines()[0] if text.strip() else "")
+        lines = [line for line in text.strip().splitlines() if line.strip()]
+        if len(lines) > 1:
+            raise FormatError("reply with one line: one 'Rule: ...', not two lines.")
+        found = _RULE.match(lines[0] if lines else "")
         if found is None:
             raise FormatError("reply with one line: 'Rule: <the rule in one sentence>'.")
         return Action(role=role, kind="rule", text=found.group("rule"))
@@ -150,8 +153,12 @@ def gm_parse(state: DynamicState, ask: Ask, text: str) -> Action:
         others: list[str] | None = None
         for line in text.splitlines():
             if (matched := _OTHERS.match(line)) is not None:
+                if others is not None:
+                    raise FormatError("the reply has two 'Does not fit:' lines; give one of each, not two.")
                 others = _split_items(matched.group("items"))
             elif (matched := _FITS.match(line)) is not None:
+                if fits is not None:
+                    raise FormatError("the reply has two 'Fits:' lines; give one of each, not two.")
                 fits = _split_items(matched.group("items"))
         if not fits or not others:
             raise FormatError("reply with two lines: 'Fits: <item>, <item>, ...' and 'Does not fit: <item>, ...'.")
@@ -161,11 +168,7 @@ def gm_parse(state: DynamicState, ask: Ask, text: str) -> Action:
                       data={"fits": fits, "others": others})
     batch = state.pending
     count = len(batch.items) if batch is not None else 0
-    found_lines: dict[int, str] = {}
-    for line in text.splitlines():
-        matched = _LINE.match(line)
-        if matched:
-            found_lines.setdefault(int(matched.group(1)), matched.group(2).lower())
+    found_lines = numbered_answers(text, _LINE, str.lower)
     missing = [n for n in range(1, count + 1) if n not in found_lines]
     if missing:
         raise FormatError(f"answer every line with yes or no; missing: {', '.join(map(str, missing))}.")

@@ -26,6 +26,9 @@ _QUOTES = "\"'\u201c\u201d\u2018\u2019"
 _CLUE_LABEL = re.compile(r"^(?:clue[\s-]*giver|my\s+clue|clue|hint|message|question|round)\s*\d*\s*[:.)\-]\s*",
                          re.IGNORECASE)
 _SPACES = re.compile(r"\s+")
+# Two guesses in one: "cat or dog", "cat/dog", "cat,dog" (", " ends the guess at "cat", as the end of its
+# sentence). No secret has " or ", a slash or a comma.
+_ALTERNATIVES = re.compile(r"\s(?:or|and/or)\s|/|,", re.IGNORECASE)
 # Guesses that name nothing: a model that writes "the word" has not guessed.
 _PLACEHOLDERS = frozenset({"", "x", "xx", "xxx", "word", "the word", "secret word", "your word", "target word",
                            "unknown", "something", "it", "this", "that", "none", "nothing", "no idea",
@@ -57,6 +60,8 @@ def find_guess(text: str) -> str | None:
         word = _clean_word(match.group("word"))
         if normalize_name(word) in _PLACEHOLDERS or not any(ch.isalnum() for ch in word):
             raise FormatError("a guess must name a word: 'My guess of the word is: <the word>'.")
+        if _ALTERNATIVES.search(word):
+            raise FormatError("a guess names one word; give one answer, not two: 'My guess of the word is: <word>'.")
         if len(word.split()) > MAX_GUESS_WORDS:
             raise FormatError("a guess must be a single word or a short name, not a sentence.")
         guesses.append(word)

@@ -73,6 +73,8 @@ VALUES: dict[str, dict[str, float]] = {
 
 def read_answer(text: str) -> str:
     """A judge's reply as one of :data:`ANSWERS` (case and a final full stop folded); ``FormatError`` otherwise."""
+    if len([line for line in text.splitlines() if line.strip()]) > 1:
+        raise FormatError("give one answer, not two: one word, yes, partly or no.")
     answer = text.strip().strip(".!").lower()
     if answer not in ANSWERS:
         raise FormatError("answer with one word: yes, partly or no.")

@@ -284,6 +284,8 @@ class Undercover(GameBase):
             return Action(role=ask.role, kind="mark", text=f"{ask.kind}: {answer} ({value:g})",
                           data={"scale": ask.kind, "answer": answer, "value": value})
         line = text.strip()
+        if ask.kind == "vote" and "\n" in line:
+            raise FormatError("give one vote, not two: reply with one line, the name of one player.")
         if not line or "\n" in line:
             raise FormatError("reply with one line.")
         if ask.kind == "vote":
