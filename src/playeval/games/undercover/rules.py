@@ -262,13 +262,18 @@ class Undercover(GameBase):
                              user(prompts.voter_turn(state.round, self._history(state), choices))),
                    constraint=OutputConstraint(choices=choices), max_tokens=8, max_chars=20, one_line=True)
 
-    def _judge_ask(self, state: UndercoverState, item: Statement) -> Ask:
-        """The next question of the judging: judge ``k // 3`` of the panel, on scale ``k % 3``."""
+    @staticmethod
+    def _open_question(item: Statement) -> tuple[str, str]:
+        """Who answers next on ``item``, and on which scale: judge ``k // 3`` of the panel, on scale ``k % 3``."""
         done = len(item.marks)
-        scale = SCALES[done % len(SCALES)]
+        return panel_member(JUDGE, done // len(SCALES)), SCALES[done % len(SCALES)]
+
+    def _judge_ask(self, state: UndercoverState, item: Statement) -> Ask:
+        """The next question of the judging (:meth:`_open_question`), with the sentence and the history."""
+        member, scale = self._open_question(item)
         word = state.word(item.seat)
         question = prompts.QUESTIONS[scale].format(word=word)
-        return Ask(role=panel_member(JUDGE, done // len(SCALES)), kind=scale,
+        return Ask(role=member, kind=scale,
                    display=f"{item.seat}'s sentence, for the word '{word}': {item.text}",
                    instructions=f"{question} Answer yes, partly or no.",
                    messages=(system(prompts.JUDGE_SYSTEM),
@@ -309,15 +314,15 @@ class Undercover(GameBase):
             if phase != "judge" or action.kind not in ("mark", "scores"):
                 raise RuleViolation("there is no sentence to score.")
             item = state.round_statements()[-1]
-            ask = self._judge_ask(state, item)
+            member, scale = self._open_question(item)  # not the whole ask: a fold needs no prompt text
             if action.kind == "scores":  # a match recorded when a judge gave three numbers in one reply
-                marks = tuple(Mark(action.role, scale, float(action.data[scale])) for scale in SCALES)
-            elif action.role != ask.role or action.data.get("scale") != ask.kind:
-                raise RuleViolation(f"the question open is {ask.role}'s on {ask.kind}.")
+                marks = tuple(Mark(action.role, name, float(action.data[name])) for name in SCALES)
+            elif action.role != member or action.data.get("scale") != scale:
+                raise RuleViolation(f"the question open is {member}'s on {scale}.")
             elif action.data.get("value") is None:  # no verdict: the judge's re-asks ran out
-                marks = (Mark(action.role, ask.kind, None, None, str(action.data.get("reason", ""))),)
+                marks = (Mark(action.role, scale, None, None, str(action.data.get("reason", ""))),)
             else:
-                marks = (Mark(action.role, ask.kind, float(action.data["value"]), str(action.data["answer"])),)
+                marks = (Mark(action.role, scale, float(action.data["value"]), str(action.data["answer"])),)
             judged = replace(item, marks=(*item.marks, *marks))
             state = replace(state, statements=(*state.statements[:-1], judged))
             return self._after_judged(state, judged)
