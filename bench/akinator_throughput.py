@@ -2,9 +2,16 @@
 
 Both seats are scripted (a list guesser against an oracle answerer), so no
 model runs and every second measured is spent in the rules, the game-master
-loop and, for the persisted case, the store. Prints games/s and events/s.
+loop and, for the persisted case, the store. Prints games/s, steps/s and
+events/s in memory and recorded to a database (a temporary SQLite file, or
+``--db URL``, e.g. ``postgresql+psycopg://...``).
+
+A step is one move applied by the game (an ``ActionApplied`` event: one
+player's turn), what TextArena counts as a step.
 
     python bench/akinator_throughput.py [--games N] [--db URL]
+
+Other scripts call :func:`measure`.
 """
 
 from __future__ import annotations
@@ -13,20 +20,74 @@ import argparse
 import asyncio
 import tempfile
 import time
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
-from playeval.core.events import SeatAssignment
+from playeval.core.attempt import Attempt
+from playeval.core.events import ActionApplied, Event, RoleAssignment, SeatAssignment
+from playeval.core.match import MatchSpec, Outcome
 from playeval.core.rng import derive_seed, match_rng
 from playeval.engine import MemoryRecorder, Recorder, play_match
 from playeval.games.akinator import ANSWERER, GUESSER, Akinator
 from playeval.players import Player
 from playeval.store import Store
 
+MEMORY = "memory"
 
-async def play_games(recorder: Recorder, games: int) -> tuple[float, int]:
+
+@dataclass(frozen=True)
+class Measured:
+    """One measurement: ``games`` played to their end in ``seconds``, ``steps`` moves applied in all."""
+
+    games: int
+    steps: int
+    seconds: float
+
+    @property
+    def games_per_s(self) -> float:
+        return self.games / self.seconds
+
+    @property
+    def steps_per_s(self) -> float:
+        return self.steps / self.seconds
+
+
+@dataclass
+class _Counting:
+    """A recorder that counts the moves applied (steps) and events written on their way to ``inner``."""
+
+    inner: Recorder
+    steps: int = 0
+    events: int = 0
+
+    def create_match(self, *, spec: MatchSpec, seats: Sequence[SeatAssignment],
+                     roles: Sequence[RoleAssignment] = (), run_id: str | None = None,
+                     match_index: int | None = None, evaluated_model: str | None = None) -> str:
+        self.events += 1
+        return self.inner.create_match(spec=spec, seats=seats, roles=roles, run_id=run_id,
+                                       match_index=match_index, evaluated_model=evaluated_model)
+
+    def append_event(self, match_id: str, event: Event) -> int:
+        self.events += 1
+        self.steps += isinstance(event, ActionApplied)
+        return self.inner.append_event(match_id, event)
+
+    def append_move(self, match_id: str, attempts: Sequence[Attempt]) -> int:
+        self.events += sum((not attempt.ask_recorded) + 1 + (attempt.action is not None or attempt.error is not None)
+                           for attempt in attempts)  # what Attempt.events would write, without building them
+        self.steps += sum(attempt.action is not None for attempt in attempts)
+        return self.inner.append_move(match_id, attempts)
+
+    def finish_match(self, match_id: str, outcome: Outcome) -> None:
+        self.events += 1
+        self.inner.finish_match(match_id, outcome)
+
+
+async def play_games(recorder: Recorder, games: int) -> float:
+    """Play ``games`` seeded Akinator matches recorded by ``recorder``; returns the seconds taken."""
     game = Akinator()
     started = time.perf_counter()
-    rounds = 0
     for number in range(games):
         seed = derive_seed("bench", number)
         spec = game.new_spec(1, seed, match_rng(seed))
@@ -34,35 +95,58 @@ async def play_games(recorder: Recorder, games: int) -> tuple[float, int]:
         players: dict[str, Player | None] = {party: game.scripted_player(party, spec) for party in parties}
         seats = [SeatAssignment(seat=name, player_kind="scripted") for name in (GUESSER, ANSWERER)]
         match_id = recorder.create_match(spec=spec, seats=seats)
-        outcome = await play_match(game, spec, players, recorder, match_id)
-        rounds += outcome.rounds
-    return time.perf_counter() - started, rounds
+        await play_match(game, spec, players, recorder, match_id)
+    return time.perf_counter() - started
 
 
-def report(label: str, games: int, seconds: float, rounds: int) -> None:
-    # Per round: ask+reply+action for the guesser, and for the judge unless the rules confirmed the guess.
-    print(f"{label:<22} {games:>6} games  {seconds:8.3f} s  {games / seconds:10.1f} games/s  "
-          f"{rounds / games:5.1f} rounds/game")
+def _measure(recorder: Recorder, games: int) -> tuple[Measured, int]:
+    counting = _Counting(recorder)
+    seconds = asyncio.run(play_games(counting, games))
+    return Measured(games=games, steps=counting.steps, seconds=seconds), counting.events
+
+
+def measure_events(target: str, games: int) -> tuple[Measured, int]:
+    """As :func:`measure`, with the number of events recorded."""
+    if games < 1:
+        raise ValueError(f"games must be at least 1, got {games}")
+    if target == MEMORY:
+        return _measure(MemoryRecorder(), games)
+    with Store.open(target) as store:
+        return _measure(store, games)
+
+
+def measure(target: str, games: int) -> Measured:
+    """Play ``games`` Akinator matches with scripted players, recorded in ``target``: ``"memory"`` or a
+    database URL (``sqlite:///PATH``, ``postgresql+psycopg://...``; the schema is created if needed)."""
+    return measure_events(target, games)[0]
+
+
+def report(label: str, measured: Measured, events: int) -> None:
+    print(f"{label:<22} {measured.games:>6} games  {measured.seconds:8.3f} s  {measured.games_per_s:10.1f} games/s  "
+          f"{measured.steps_per_s:10.0f} steps/s  {events / measured.seconds:10.0f} events/s  "
+          f"({measured.steps / measured.games:.1f} steps/game)")
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--games", type=int, default=300)
-    parser.add_argument("--db", default=None, help="database URL for the persisted case (default: a temp SQLite)")
+    parser.add_argument("--db", default=None,
+                        help="database URL for another persisted case, e.g. postgresql+psycopg://... (SQLite, in a "
+                             "temporary file, is always measured)")
     args = parser.parse_args()
+    if args.games < 1:
+        parser.error(f"--games must be at least 1, got {args.games}")
 
-    memory = MemoryRecorder()
-    seconds, rounds = asyncio.run(play_games(memory, args.games))
-    events = sum(len(log) for log in memory.events.values())
-    report("in memory", args.games, seconds, rounds)
-    print(f"{'':<22} {events / seconds:10.0f} events/s ({events} events)")
-
+    memory, events = measure_events(MEMORY, args.games)
+    report("in memory", memory, events)
     with tempfile.TemporaryDirectory() as tmp:
-        url = args.db or f"sqlite:///{Path(tmp) / 'bench.db'}"
-        with Store.open(url) as store:
-            seconds, rounds = asyncio.run(play_games(store, args.games))
-        report("persisted (" + url.split(":", 1)[0] + ")", args.games, seconds, rounds)
-        print(f"{'':<22} {events / seconds:10.0f} events/s (same event count)")
+        measured, events = measure_events(f"sqlite:///{Path(tmp) / 'bench.db'}", args.games)
+    report("SQLite", measured, events)
+    print(f"{'':<22} SQLite / memory: {measured.games_per_s / memory.games_per_s:.2f}")
+    if args.db:
+        measured, events = measure_events(args.db, args.games)
+        report(args.db.split(":", 1)[0], measured, events)
+        print(f"{'':<22} {args.db.split(':', 1)[0]} / memory: {measured.games_per_s / memory.games_per_s:.2f}")
 
 
 if __name__ == "__main__":
