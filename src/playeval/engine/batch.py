@@ -7,13 +7,15 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from playeval.core.errors import ConfigError, NotFoundError, PlayevalError
+from playeval.core.events import RoleAssignment, SeatAssignment
 from playeval.core.game import Game, seat_evaluated
-from playeval.core.match import Outcome
+from playeval.core.match import MatchSpec, Outcome
 from playeval.core.registry import GameRegistry
 from playeval.engine.match import play_match
 from playeval.engine.plan import SCRIPTED, PlannedMatch, RunConfig, plan_matches
 from playeval.engine.players import build_players
 from playeval.models import DEFAULT_MODEL, ModelHub
+from playeval.players.base import Player
 from playeval.store import MatchRecord, Store
 
 OnMatch = Callable[[PlannedMatch, Outcome], None]
@@ -124,10 +126,16 @@ class BatchRunner:
         else:
             match_id, spec, seats, roles = record.id, record.spec, record.seats, record.roles
             events = self._store.events(record.id)
-        players = build_players(game, spec, seats, roles, self._hub.get, people={}, temperature=config.temperature,
-                                max_retries=config.max_retries,
-                                evaluated=lambda seat: seat_evaluated(game, spec, seat))
+        players = run_players(game, config, spec, seats, roles, self._hub)
         return await play_match(game, spec, players, self._store, match_id, prior_events=events)
+
+
+def run_players(game: Game[Any], config: RunConfig, spec: MatchSpec, seats: Sequence[SeatAssignment],
+                roles: Sequence[RoleAssignment], hub: ModelHub) -> dict[str, Player | None]:
+    """The players of one match of a run (models from ``hub``, the run's temperature and re-asks); shared by
+    every executor, so a match plays the same whichever process plays it."""
+    return build_players(game, spec, seats, roles, hub.get, people={}, temperature=config.temperature,
+                         max_retries=config.max_retries, evaluated=lambda seat: seat_evaluated(game, spec, seat))
 
 
 def require_run(store: Store, run_id: str | None) -> str:
