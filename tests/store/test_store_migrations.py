@@ -20,7 +20,7 @@ TABLES = {"runs", "matches", "seats", "match_roles", "events", "model_calls", "r
 
 def test_fresh_database_reaches_head(db_url: str) -> None:
     with Store.open(db_url) as store, store.engine.connect() as connection:
-        assert current_revision(connection) == head_revision() == "0004"
+        assert current_revision(connection) == head_revision() == "0005"
         assert set(inspect(connection).get_table_names()) == TABLES
 
 
@@ -79,3 +79,28 @@ def test_in_memory_sqlite_keeps_one_database() -> None:
     with Store.open("sqlite://") as store:
         run_id = store.create_run("akinator", 1, {})
         assert store.latest_run_id() == run_id
+
+
+def test_0005_upgrade_keeps_matches_and_downgrade_returns_interrupted_to_running(tmp_path: Path) -> None:
+    from alembic import command
+
+    from playeval.store.migrate import alembic_config
+
+    url = f"sqlite:///{tmp_path / 'old.db'}"
+    with Store.open(url) as store, store.engine.begin() as connection:
+        command.downgrade(alembic_config(connection), "0004")
+        assert current_revision(connection) == "0004"
+        with pytest.raises(IntegrityError):  # 0004 knows no interrupted matches
+            with connection.begin_nested():
+                connection.execute(text(
+                    "INSERT INTO matches (id, game, level, seed, spec, status, created_at) "
+                    "VALUES ('m1', 'akinator', 1, 1, '{}', 'interrupted', '2026-11-25 00:00:00')"))
+        connection.execute(text(
+            "INSERT INTO matches (id, game, level, seed, spec, status, created_at) "
+            "VALUES ('m1', 'akinator', 1, 1, '{}', 'running', '2026-11-25 00:00:00')"))
+    with Store.open(url) as store, store.engine.begin() as connection:
+        assert current_revision(connection) == "0005"
+        connection.execute(text("UPDATE matches SET status = 'interrupted', stop_reason = 'provider down'"))
+        assert connection.execute(text("SELECT stop_reason FROM matches")).scalar_one() == "provider down"
+        command.downgrade(alembic_config(connection), "0004")
+        assert connection.execute(text("SELECT status FROM matches")).scalar_one() == "running"

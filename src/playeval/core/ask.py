@@ -82,6 +82,11 @@ class CallRecord(BaseModel):
     latency_s: float = 0.0
     cached: bool = False
     attempts: int = 1
+    cost_usd: float | None = None
+    """The call's price from the price table: 0 for a cached call, ``None`` when the model has no known price."""
+    output_path: str | None = None
+    """How the reply's format was enforced: ``grammar``, ``json_schema``, ``llama_grammar``, ``guided`` or
+    ``parse``; ``None`` when the request carried no constraint."""
 
 
 class Reply(BaseModel):

@@ -10,7 +10,14 @@ class ModelError(PlayevalError):
 
 
 class TransientModelError(ModelError):
-    """A model call failed in a way worth retrying (rate limit, timeout, 5xx, connection)."""
+    """A model call failed in a way worth retrying (rate limit, timeout, 5xx, connection).
+
+    ``retry_after_s`` is the wait the provider asked for (an HTTP 429's ``Retry-After``), when it said one.
+    """
+
+    def __init__(self, message: str, *, retry_after_s: float | None = None) -> None:
+        super().__init__(message)
+        self.retry_after_s = retry_after_s
 
 
 class MissingAPIKey(ModelError):

@@ -46,6 +46,9 @@ class ProviderResult(BaseModel):
     text: str
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    output_path: str | None = None
+    """How the provider enforced the request's constraint (see ``CallRecord.output_path``); ``None`` when the
+    request carried none."""
 
 
 class ModelResponse(BaseModel):
@@ -61,6 +64,8 @@ class ModelResponse(BaseModel):
     latency_s: float
     cached: bool
     attempts: int
+    cost_usd: float | None = None
+    output_path: str | None = None
 
 
 class Provider(Protocol):

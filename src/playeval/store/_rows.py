@@ -116,6 +116,8 @@ def call_values(match_id: str | None, seat: str | None, role: str | None, call: 
         "cached": call.cached,
         "attempts": call.attempts,
         "created_at": when,
+        "cost_usd": call.cost_usd,
+        "output_path": call.output_path,
     }
 
 

@@ -52,7 +52,7 @@ NAMING_CONVENTION: dict[str, str] = {
 }
 
 RUN_STATUSES: tuple[str, ...] = ("running", "finished", "interrupted")
-MATCH_STATUSES: tuple[str, ...] = ("running", "finished")
+MATCH_STATUSES: tuple[str, ...] = ("running", "finished", "interrupted")
 
 
 def json_type() -> TypeEngine[Any]:
@@ -128,6 +128,8 @@ class MatchRow(Base):
     evaluated_model: Mapped[str | None] = mapped_column(String(255))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
     ended_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    stop_reason: Mapped[str | None] = mapped_column(Text)
+    """Why a match was left ``interrupted`` (a provider down, every call rejected, a signal)."""
 
 
 class SeatRow(Base):
@@ -190,6 +192,11 @@ class ModelCallRow(Base):
     cached: Mapped[bool] = mapped_column(Boolean)
     attempts: Mapped[int] = mapped_column(Integer)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    cost_usd: Mapped[float | None] = mapped_column(Double)
+    """The call's price from the price table; NULL when the model has no known price."""
+    output_path: Mapped[str | None] = mapped_column(String(16))
+    """How the reply's format was enforced (``grammar``, ``json_schema``, ``llama_grammar``, ``guided``,
+    ``parse``); NULL when no constraint was asked for."""
 
 
 metadata: MetaData = Base.metadata
