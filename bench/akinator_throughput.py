@@ -3,8 +3,9 @@
 Both seats are scripted (a list guesser against an oracle answerer), so no
 model runs and every second measured is spent in the rules, the game-master
 loop and, for the persisted case, the store. Prints games/s, steps/s and
-events/s in memory and recorded to a database (a temporary SQLite file, or
-``--db URL``, e.g. ``postgresql+psycopg://...``).
+events/s in memory and recorded to a database as batch runs record
+(``BufferedRecorder``: a temporary SQLite file, and ``--db URL``, e.g.
+``postgresql+psycopg://...``).
 
 A step is one move applied by the game (an ``ActionApplied`` event: one
 player's turn), what TextArena counts as a step.
@@ -28,7 +29,7 @@ from playeval.core.attempt import Attempt
 from playeval.core.events import ActionApplied, Event, RoleAssignment, SeatAssignment
 from playeval.core.match import MatchSpec, Outcome
 from playeval.core.rng import derive_seed, match_rng
-from playeval.engine import MemoryRecorder, Recorder, play_match
+from playeval.engine import BufferedRecorder, MemoryRecorder, Recorder, play_match
 from playeval.games.akinator import ANSWERER, GUESSER, Akinator
 from playeval.players import Player
 from playeval.store import Store
@@ -74,8 +75,7 @@ class _Counting:
         return self.inner.append_event(match_id, event)
 
     def append_move(self, match_id: str, attempts: Sequence[Attempt]) -> int:
-        self.events += sum((not attempt.ask_recorded) + 1 + (attempt.action is not None or attempt.error is not None)
-                           for attempt in attempts)  # what Attempt.events would write, without building them
+        self.events += sum(attempt.event_count for attempt in attempts)
         self.steps += sum(attempt.action is not None for attempt in attempts)
         return self.inner.append_move(match_id, attempts)
 
@@ -112,7 +112,7 @@ def measure_events(target: str, games: int) -> tuple[Measured, int]:
     if target == MEMORY:
         return _measure(MemoryRecorder(), games)
     with Store.open(target) as store:
-        return _measure(store, games)
+        return _measure(BufferedRecorder(store), games)  # as batch runs record
 
 
 def measure(target: str, games: int) -> Measured:

@@ -36,6 +36,11 @@ class Attempt:
         """What the model calls behind a refused reply are marked with: the error and its reason."""
         return None if self.error is None else f"{self.error.kind}: {self.error.reason}"
 
+    @property
+    def event_count(self) -> int:
+        """How many events :meth:`events` returns (counted without building them)."""
+        return (not self.ask_recorded) + 1 + (self.error is not None or self.action is not None)
+
     def events(self, call_ids: Sequence[int]) -> list[Event]:
         """The events of this try, given the stored ids of its model calls."""
         ask = self.ask

@@ -13,7 +13,7 @@ from playeval.engine.batch import (
 from playeval.engine.match import play_match, state_from_events
 from playeval.engine.plan import SCRIPTED, PlannedMatch, RunConfig, plan_matches, role_assignments
 from playeval.engine.players import OPPONENT_RETRY_TEMPERATURE, assignments, build_players, model_player, role_player
-from playeval.engine.recorder import MemoryRecorder, Recorder
+from playeval.engine.recorder import BufferedRecorder, MemoryRecorder, Recorder
 from playeval.engine.step import (
     MatchOver,
     NotYourTurn,
@@ -30,6 +30,7 @@ __all__ = [
     "OPPONENT_RETRY_TEMPERATURE",
     "SCRIPTED",
     "BatchRunner",
+    "BufferedRecorder",
     "MatchOver",
     "MemoryRecorder",
     "NotYourTurn",

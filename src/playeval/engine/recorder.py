@@ -1,12 +1,15 @@
 """Where the engine writes a match as it happens.
 
-``playeval.store.Store`` satisfies this protocol; ``MemoryRecorder`` keeps
-everything in lists, for benchmarks and tests that need no database.
+``playeval.store.Store`` satisfies this protocol, writing each move at once
+(the web path); ``BufferedRecorder`` writes a store's matches at safe points in
+few transactions (the batch path); ``MemoryRecorder`` keeps everything in
+lists, for benchmarks and tests that need no database.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -14,6 +17,7 @@ from playeval.core.ask import CallRecord
 from playeval.core.attempt import Attempt
 from playeval.core.events import Event, MatchEnded, MatchStarted, RoleAssignment, SeatAssignment
 from playeval.core.match import MatchSpec, Outcome
+from playeval.store import Store
 
 
 class Recorder(Protocol):
@@ -62,3 +66,106 @@ class MemoryRecorder:
     def finish_match(self, match_id: str, outcome: Outcome) -> None:
         self.events[match_id].append(MatchEnded(outcome=outcome))
         self.outcomes[match_id] = outcome
+
+
+DEFAULT_MAX_EVENTS = 1000
+"""A buffered match's tail is committed once it holds this many events."""
+
+DEFAULT_MAX_AGE_S = 0.5
+"""... or once this many seconds have passed since the match's last commit (so a model run commits about every
+move, and instant players' matches in a few transactions)."""
+
+
+@dataclass
+class _Tail:
+    """A match's uncommitted tail: entries after ``last_seq`` (the last committed seq), ``events`` events long."""
+
+    last_seq: int
+    since: float
+    entries: list[Attempt | Event] = field(default_factory=list)
+    events: int = 0
+
+
+class BufferedRecorder:
+    """A recorder for the batch path: each match's events and model calls are kept in memory and committed to
+    ``store`` at safe points, in one transaction each with bulk inserts (:meth:`Store.append_tail`).
+
+    A match's tail is committed when the match ends (with its outcome, in the same transaction), when it holds
+    ``max_events`` events, when ``max_age_s`` seconds have passed since the match's last commit, and on
+    :meth:`flush`. Every commit ends on a whole move, so the log never holds half a move; the seq of each event
+    is known without reading the log (the end of a match created elsewhere, such as one being resumed, is read
+    once).
+
+    Durability: a crash (or an exception out of the match) loses at most the uncommitted tail of each match in
+    flight -- whole moves made within the last ``max_age_s`` seconds, or fewer than ``max_events`` events.
+    The match stays ``running`` with the log it had at its last commit, and ``--resume`` replays the lost moves
+    from there (seeded players replay them exactly). Matches are created at once (:meth:`Store.create_match`),
+    so a run's one match per index holds however the run ends. The web path does not use this class: it keeps
+    writing each reply at once with conditional appends.
+    """
+
+    def __init__(self, store: Store, *, max_events: int = DEFAULT_MAX_EVENTS, max_age_s: float = DEFAULT_MAX_AGE_S,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        if max_events < 1:
+            raise ValueError(f"max_events must be at least 1, got {max_events}")
+        if max_age_s < 0:
+            raise ValueError(f"max_age_s must not be negative, got {max_age_s}")
+        self._store = store
+        self._max_events = max_events
+        self._max_age_s = max_age_s
+        self._clock = clock
+        self._tails: dict[str, _Tail] = {}
+
+    def create_match(self, *, spec: MatchSpec, seats: Sequence[SeatAssignment],
+                     roles: Sequence[RoleAssignment] = (), run_id: str | None = None,
+                     match_index: int | None = None, evaluated_model: str | None = None) -> str:
+        match_id = self._store.create_match(spec=spec, seats=seats, roles=roles, run_id=run_id,
+                                            match_index=match_index, evaluated_model=evaluated_model)
+        self._tails[match_id] = _Tail(last_seq=1, since=self._clock())
+        return match_id
+
+    def append_event(self, match_id: str, event: Event) -> int:
+        if isinstance(event, (MatchStarted, MatchEnded)):
+            raise TypeError(f"{event.type} events are written by create_match / finish_match, not append_event")
+        return self._add(match_id, [event], 1)
+
+    def append_move(self, match_id: str, attempts: Sequence[Attempt]) -> int:
+        return self._add(match_id, attempts, sum(attempt.event_count for attempt in attempts))
+
+    def finish_match(self, match_id: str, outcome: Outcome) -> None:
+        """Commit the match's tail and its end together."""
+        tail = self._tail(match_id)
+        self._store.append_tail(match_id, tail.entries, after_seq=tail.last_seq, outcome=outcome)
+        del self._tails[match_id]
+
+    def pending(self, match_id: str) -> int:
+        """How many events of ``match_id`` are buffered, not yet committed."""
+        tail = self._tails.get(match_id)
+        return 0 if tail is None else tail.events
+
+    def flush(self) -> None:
+        """Commit the buffered tail of every match in flight."""
+        for match_id, tail in self._tails.items():
+            self._commit(match_id, tail)
+
+    def _tail(self, match_id: str) -> _Tail:
+        tail = self._tails.get(match_id)
+        if tail is None:  # a match created elsewhere (resumed, or by the batch runner): where its log ends
+            tail = self._tails[match_id] = _Tail(last_seq=self._store.last_seq(match_id), since=self._clock())
+        return tail
+
+    def _add(self, match_id: str, entries: Sequence[Attempt | Event], events: int) -> int:
+        tail = self._tail(match_id)
+        tail.entries.extend(entries)
+        tail.events += events
+        seq = tail.last_seq + tail.events
+        if tail.events >= self._max_events or self._clock() - tail.since >= self._max_age_s:
+            self._commit(match_id, tail)
+        return seq
+
+    def _commit(self, match_id: str, tail: _Tail) -> None:
+        if tail.entries:
+            tail.last_seq = self._store.append_tail(match_id, tail.entries, after_seq=tail.last_seq)
+            tail.entries.clear()
+            tail.events = 0
+        tail.since = self._clock()

@@ -12,6 +12,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from datetime import datetime
 from types import TracebackType
 from typing import Any, Self, get_args
 
@@ -27,6 +28,7 @@ from playeval.core.errors import NotFoundError
 from playeval.core.events import Event, MatchEnded, MatchStarted, RoleAssignment, SeatAssignment
 from playeval.core.match import MatchSpec, Outcome
 from playeval.store._arena import ArenaTables
+from playeval.store._log import Entry, write_tail
 from playeval.store._retro import RetroTables
 from playeval.store._rows import (
     call_values,
@@ -34,7 +36,6 @@ from playeval.store._rows import (
     event_row,
     event_values,
     get_match,
-    get_open_match,
     get_run,
     insert_calls,
     match_id_at,
@@ -242,17 +243,29 @@ class Store(ArenaTables, RetroTables):
             require_running(session, match_id)
             seq = next_seq(session, match_id)
             check_tail(match_id, seq, after_seq)
-            values: list[dict[str, Any]] = []
-            for attempt in attempts:
-                ask = attempt.ask
-                call_ids = insert_calls(session, [
-                    call_values(match_id, ask.seat, ask.role, call, when, parsed=attempt.parsed,
-                                error=attempt.call_error) for call in attempt.calls])
-                for event in attempt.events(call_ids):
-                    values.append(event_values(match_id, seq, event, when))
-                    seq += 1
-            if values:
-                session.execute(insert(EventRow), values)
+            return write_tail(session, match_id, seq, attempts, when) - 1
+
+    def append_tail(self, match_id: str, entries: Sequence[Entry], *, after_seq: int,
+                    outcome: Outcome | None = None) -> int:
+        """Append a buffered tail of a running match's log in one transaction: ``entries`` in log order (a try
+        of a move stands for its model calls and events, as in :meth:`append_move`; an event for itself) and,
+        with ``outcome``, the match's end (as :meth:`finish_match`). Returns the last seq written.
+
+        The batch path's writer (``playeval.engine.BufferedRecorder``): the calls go in one statement and the
+        events in another, and the log's end is read once per call, not per event. It must still end at
+        ``after_seq``, else :class:`LogMoved` is raised and nothing is written.
+        """
+        for entry in entries:
+            if isinstance(entry, (MatchStarted, MatchEnded)):
+                raise TypeError(f"{entry.type} events are written by create_match / finish_match, not append_tail")
+        when = now()
+        with self._write() as session:
+            require_running(session, match_id)
+            check_tail(match_id, next_seq(session, match_id), after_seq)
+            seq = write_tail(session, match_id, after_seq + 1, entries, when)
+            if outcome is not None:
+                _end_match(session, match_id, seq, outcome, when)
+                seq += 1
         return seq - 1
 
     def finish_match(self, match_id: str, outcome: Outcome, *, after_seq: int | None = None) -> None:
@@ -261,14 +274,10 @@ class Store(ArenaTables, RetroTables):
         ``after_seq`` makes it conditional, as for :meth:`append_event`.
         """
         with self._write() as session:
-            match = get_open_match(session, match_id)
+            require_running(session, match_id)
             seq = next_seq(session, match_id)
             check_tail(match_id, seq, after_seq)
-            when = now()
-            session.add(event_row(match_id, seq, MatchEnded(outcome=outcome), when))
-            match.status = "finished"
-            match.outcome = outcome.model_dump(mode="json")
-            match.ended_at = when
+            _end_match(session, match_id, seq, outcome, now())
 
     def last_seq(self, match_id: str) -> int:
         """The seq of a match's last event (cheap: what a live view polls)."""
@@ -347,3 +356,11 @@ class Store(ArenaTables, RetroTables):
                 select(ModelCallRow).where(ModelCallRow.match_id == match_id).order_by(ModelCallRow.id)
             )
             return [call_row(row) for row in rows]
+
+
+def _end_match(session: Session, match_id: str, seq: int, outcome: Outcome, when: datetime) -> None:
+    """``MatchEnded`` at ``seq`` and the row's status, outcome and end time (the match was checked running)."""
+    session.execute(insert(EventRow), [event_values(match_id, seq, MatchEnded(outcome=outcome), when)])
+    session.execute(update(MatchRow).where(MatchRow.id == match_id)
+                    .values(status="finished", outcome=outcome.model_dump(mode="json"), ended_at=when)
+                    .execution_options(synchronize_session=False))

@@ -1,0 +1,203 @@
+"""The batch path's buffered recorder: the same log and model calls as writing each move at once, in few
+transactions, and a crash loses only the uncommitted tail, which a resume replays without a duplicate seq.
+On SQLite and (marked postgres) PostgreSQL."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+from playeval.core.ask import Ask, Reply
+from playeval.core.events import AskIssued, Event, MatchEnded, ReplyReceived, SeatAssignment
+from playeval.core.match import MatchSpec
+from playeval.engine import BufferedRecorder, Recorder, play_match
+from playeval.games.akinator import ANSWERER, GUESSER, JUDGE, Akinator
+from playeval.games.akinator.baselines import OracleAnswerer
+from playeval.models import ModelHub, ModelRequest
+from playeval.players import LLMPlayer, Player
+from playeval.store import LogMoved, Store
+
+game = Akinator()
+SECRET = "a lamp"
+
+
+def walker(request: ModelRequest) -> str:
+    """Numbered questions, with a reply that breaks the format every fourth call (a re-ask with its reason)."""
+    replies = [message.content for message in request.messages if message.role == "assistant"]
+    turn = sum(1 for reply in replies if reply.startswith("Question")) + 1
+    return "no idea" if len(replies) % 4 == 3 else f"Question {turn}: Is it thing number {turn}?"
+
+
+def make_spec() -> MatchSpec:
+    return MatchSpec(game="akinator", level=1, seed=3, secret=SECRET, variants={GUESSER: 1, ANSWERER: 0})
+
+
+SEATS = (SeatAssignment(seat=GUESSER, player_kind="llm", model="mock/walker"),
+         SeatAssignment(seat=ANSWERER, player_kind="scripted"))
+
+
+class Crash(Exception):
+    """The process dying mid-match."""
+
+
+@dataclass
+class CrashingPlayer:
+    """Plays as ``inner`` until its ``crash_at``-th move, where it raises (the match is cut mid-way)."""
+
+    inner: LLMPlayer
+    crash_at: int
+    moves: int = field(default=0)
+
+    @property
+    def kind(self) -> str:
+        return self.inner.kind
+
+    @property
+    def model(self) -> str | None:
+        return self.inner.model
+
+    @property
+    def max_retries(self) -> int:
+        return self.inner.max_retries
+
+    async def act(self, ask: Ask) -> Reply:
+        self.moves += 1
+        if self.moves == self.crash_at:
+            raise Crash(f"crashed at move {self.moves}")
+        return await self.inner.act(ask)
+
+
+@dataclass
+class FrozenClock:
+    now: float = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+async def hub() -> Any:
+    models = ModelHub(use_cache=False, mock_scripts={"walker": walker})
+    yield models
+    await models.aclose()
+
+
+def players(hub: ModelHub, *, crash_at: int | None = None) -> dict[str, Player | None]:
+    guesser = LLMPlayer(hub.get("mock/walker"), seed=1, max_retries=2)
+    return {GUESSER: guesser if crash_at is None else CrashingPlayer(guesser, crash_at),
+            ANSWERER: OracleAnswerer(SECRET), JUDGE: OracleAnswerer(SECRET)}
+
+
+async def play(recorder: Recorder, hub: ModelHub) -> str:
+    spec = make_spec()
+    match_id = recorder.create_match(spec=spec, seats=SEATS)
+    await play_match(game, spec, players(hub), recorder, match_id)
+    return match_id
+
+
+def log_of(store: Store, match_id: str) -> list[Any]:
+    """The log and the model calls with the database's ids and times taken out (they differ between matches)."""
+    events: list[Event] = store.events(match_id)
+    shown: list[Any] = [event.model_dump(exclude={"call_ids"}) | (
+        {"calls": len(event.call_ids)} if isinstance(event, ReplyReceived) else {}) for event in events]
+    calls = [row.model_dump(exclude={"id", "match_id", "created_at", "latency_s"}) for row in store.calls(match_id)]
+    return [shown, calls]
+
+
+async def test_buffered_log_and_calls_are_those_of_the_unbuffered_store(store: Store, hub: ModelHub) -> None:
+    direct = await play(store, hub)
+    buffered = await play(BufferedRecorder(store), hub)
+
+    assert log_of(store, buffered) == log_of(store, direct)
+    records = store.event_records(buffered)
+    assert [record.seq for record in records] == list(range(1, len(records) + 1))
+    assert any(event.type == "rejected" for event in store.events(buffered))  # re-asks were recorded
+    # every reply names exactly the calls stored for it, in order
+    replied = [call_id for event in store.events(buffered) if isinstance(event, ReplyReceived)
+               for call_id in event.call_ids]
+    assert replied == [row.id for row in store.calls(buffered)]
+    assert store.get_match(buffered).status == "finished"
+
+
+async def test_a_whole_match_is_committed_at_its_end(store: Store, hub: ModelHub) -> None:
+    clock = FrozenClock()
+    recorder = BufferedRecorder(store, clock=clock)
+    spec = make_spec()
+    match_id = recorder.create_match(spec=spec, seats=SEATS)
+    cut = players(hub, crash_at=10)
+    with pytest.raises(Crash):
+        await play_match(game, spec, cut, recorder, match_id)
+    assert recorder.pending(match_id) > 0
+    assert [event.type for event in store.events(match_id)] == ["match_started"]  # nothing committed mid-match
+
+    recorder.flush()
+    assert recorder.pending(match_id) == 0
+    flushed = store.events(match_id)
+    await play_match(game, spec, players(hub), recorder, match_id, prior_events=flushed)
+    assert recorder.pending(match_id) == 0
+    assert isinstance(store.events(match_id)[-1], MatchEnded)
+    assert store.get_match(match_id).status == "finished"
+
+
+async def test_a_commit_once_the_age_or_the_size_is_reached(store: Store) -> None:
+    clock = FrozenClock()
+    recorder = BufferedRecorder(store, max_events=3, max_age_s=1.0, clock=clock)
+    match_id = recorder.create_match(spec=make_spec(), seats=SEATS)
+    ask = AskIssued(seat=GUESSER, kind="question", attempt=0)
+    assert recorder.append_event(match_id, ask) == 2
+    assert recorder.append_event(match_id, ask) == 3
+    assert len(store.events(match_id)) == 1
+    assert recorder.append_event(match_id, ask) == 4  # three buffered: committed
+    assert len(store.events(match_id)) == 4 and recorder.pending(match_id) == 0
+    assert recorder.append_event(match_id, ask) == 5
+    assert len(store.events(match_id)) == 4
+    clock.now = 1.0  # a second since the last commit: the next append commits
+    assert recorder.append_event(match_id, ask) == 6
+    assert [record.seq for record in store.event_records(match_id)] == [1, 2, 3, 4, 5, 6]
+
+
+async def test_a_crash_loses_only_the_uncommitted_tail_and_resume_completes_it(store: Store,
+                                                                               hub: ModelHub) -> None:
+    reference = await play(store, hub)
+
+    clock = FrozenClock()
+    recorder = BufferedRecorder(store, max_events=7, clock=clock)
+    spec = make_spec()
+    match_id = recorder.create_match(spec=spec, seats=SEATS)
+    with pytest.raises(Crash):
+        await play_match(game, spec, players(hub, crash_at=12), recorder, match_id)
+    lost = recorder.pending(match_id)
+    assert lost > 0
+    committed = store.events(match_id)  # the process dies here: the buffer is gone
+    whole = store.events(reference)
+    assert 1 < len(committed) < len(whole) - lost
+    assert [event.model_dump(exclude={"call_ids"}) for event in committed] == \
+        [event.model_dump(exclude={"call_ids"}) for event in whole[:len(committed)]]
+    assert store.get_match(match_id).status == "running"
+
+    resumed = BufferedRecorder(store)  # a new process: it reads where the log ends
+    await play_match(game, spec, players(hub), resumed, match_id, prior_events=committed)
+
+    assert log_of(store, match_id)[0] == log_of(store, reference)[0]
+    seqs = [record.seq for record in store.event_records(match_id)]
+    assert seqs == list(range(1, len(seqs) + 1))
+    assert store.get_match(match_id).status == "finished"
+
+
+async def test_a_tail_does_not_land_on_a_log_that_moved(store: Store) -> None:
+    recorder = BufferedRecorder(store, clock=FrozenClock())
+    match_id = recorder.create_match(spec=make_spec(), seats=SEATS)
+    recorder.append_event(match_id, AskIssued(seat=GUESSER, kind="question", attempt=0))
+    store.append_event(match_id, AskIssued(seat=ANSWERER, kind="answer", attempt=0))  # another writer
+    with pytest.raises(LogMoved):
+        recorder.flush()
+    assert [record.seq for record in store.event_records(match_id)] == [1, 2]
+
+
+def test_bad_limits_are_refused(store: Store) -> None:
+    with pytest.raises(ValueError, match="max_events"):
+        BufferedRecorder(store, max_events=0)
+    with pytest.raises(ValueError, match="max_age_s"):
+        BufferedRecorder(store, max_age_s=-1)
