@@ -131,6 +131,16 @@ def test_calibration_plays_enough_games_for_the_seconds_asked() -> None:
     assert peers.calibrated(run, 20, 0.01).games == 20  # never fewer than the probe
 
 
+def test_postgres_line_is_skipped_with_the_reason_when_the_server_binaries_are_absent(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    pg_server = peers._pg_server()
+    monkeypatch.setattr(pg_server, "find_pg_bin", lambda: None)
+    monkeypatch.setattr(peers, "_pg_server", lambda: pg_server)
+    with peers.postgres_databases() as databases:
+        assert isinstance(databases, str)
+        assert databases.startswith("PostgreSQL server binaries (initdb, pg_ctl) not found; install")
+
+
 @pytest.mark.slow
 def test_driver_plays_textarena_games_in_the_peers_virtualenv() -> None:
     python = peers.ensure_peers(peers.default_venv())  # under the test's own cache directory: a fresh install
