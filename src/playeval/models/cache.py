@@ -33,6 +33,8 @@ class CacheEntry(BaseModel):
     completion_tokens: int = 0
     latency_s: float = 0.0
     attempts: int = 1
+    output_path: str | None = None
+    """How the provider enforced the request's constraint (``ProviderResult.output_path``)."""
 
 
 def default_cache_path() -> Path:

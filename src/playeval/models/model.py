@@ -11,6 +11,7 @@ from playeval.core.ask import CallRecord
 from playeval.models.backoff import Backoff
 from playeval.models.cache import CacheEntry, ResponseCache, request_key
 from playeval.models.errors import ModelError, TransientModelError
+from playeval.models.pricing import PriceTable, load_prices
 from playeval.models.types import ModelRequest, ModelResponse, Provider, ProviderResult
 from playeval.models.usage import Usage
 
@@ -43,6 +44,7 @@ class Model:
         backoff_base_s: float = 0.5,
         backoff_cap_s: float = 20.0,
         rng: random.Random | None = None,
+        prices: PriceTable | None = None,
     ) -> None:
         if max_retries < 0:
             raise ValueError("max_retries must be >= 0")
@@ -58,6 +60,7 @@ class Model:
         self._backoff = Backoff(base_s=backoff_base_s, cap_s=backoff_cap_s)
         self._rng = rng if rng is not None else random.Random()
         self._usage = Usage()
+        self._price = (prices if prices is not None else load_prices()).price(address)
 
     @property
     def address(self) -> str:
@@ -96,6 +99,7 @@ class Model:
                 completion_tokens=result.completion_tokens,
                 latency_s=latency,
                 attempts=attempts,
+                output_path=result.output_path,
             )
             await asyncio.to_thread(self._cache.put, key, entry)
         self._count(cached=False, result=result, latency=latency)
@@ -112,7 +116,13 @@ class Model:
             latency_s=latency,
             cached=cached,
             attempts=attempts,
+            cost_usd=0.0 if cached else self._cost(result),
+            output_path=result.output_path,
         )
+
+    def _cost(self, result: ProviderResult | CacheEntry) -> float | None:
+        """A fresh call's price (a cached one costs nothing); ``None`` when the model has no known price."""
+        return self._price.cost(result.prompt_tokens, result.completion_tokens) if self._price is not None else None
 
     async def _call_with_retries(self, request: ModelRequest) -> tuple[ProviderResult, int, float]:
         """Return the result, the number of attempts and the latency of the successful attempt."""
@@ -179,4 +189,6 @@ def to_call_record(response: ModelResponse) -> CallRecord:
         latency_s=response.latency_s,
         cached=response.cached,
         attempts=response.attempts,
+        cost_usd=response.cost_usd,
+        output_path=response.output_path,
     )

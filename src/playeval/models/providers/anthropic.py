@@ -4,7 +4,11 @@ System messages go into the ``system`` parameter and consecutive messages of
 the same role are merged, as the API wants alternating turns. Sampling
 parameters are not sent: the API version the current SDK speaks rejects
 ``temperature``, ``top_p`` and ``top_k``; the response cache is what makes
-reruns reproducible. Output constraints are not forwarded either.
+reruns reproducible. Output constraints are not forwarded either: the
+Messages API takes no grammar or pattern (a tool with an input schema could
+carry choices, but not the games' line formats), so a constrained call
+records the ``parse`` output path and the game's parser re-asks on a format
+error.
 """
 
 from __future__ import annotations
@@ -108,6 +112,7 @@ class AnthropicProvider:
             text=text.strip(),
             prompt_tokens=reply.usage.input_tokens,
             completion_tokens=reply.usage.output_tokens,
+            output_path="parse" if request.constraint is not None else None,
         )
 
     async def aclose(self) -> None:

@@ -189,4 +189,5 @@ class LocalProvider:
             text=str(text).strip(),
             prompt_tokens=int(usage.get("prompt_tokens", 0)),
             completion_tokens=int(usage.get("completion_tokens", 0)),
+            output_path="grammar" if grammar is not None else None,
         )

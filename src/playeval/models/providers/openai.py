@@ -3,18 +3,44 @@
 The base URL comes from ``PLAYEVAL_OPENAI_BASE_URL`` or ``OPENAI_BASE_URL``,
 the key from ``OPENAI_API_KEY``. A server on another host than openai.com
 needs no key (a placeholder is sent). The client is built, and the key
-checked, at the first call. Output constraints are not forwarded: whether a
-compatible server enforces them cannot be known, and the game's parser
-re-asks anyway.
+checked, at the first call.
+
+A request's output constraint is sent to servers that enforce one (see
+``openai_structured``): the server behind the base URL is identified once per
+provider instance, at the first constrained call (``GET /props``: llama.cpp;
+``GET /version``: vLLM; ``GET /openapi.json``: llama-cpp-python; openai.com:
+JSON schema; anything else is sent a JSON schema, and nothing more if it
+refuses that first one). Each result records
+the path its call took. ``openai/NAME?format=parse`` (or another path) forces
+a path. A 429 or 503 with ``Retry-After`` (seconds or an HTTP date) or
+``retry-after-ms`` raises ``TransientModelError`` carrying that wait.
 """
 
 from __future__ import annotations
 
+import asyncio
+import email.utils
+import json
 import os
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlparse
 
 from playeval.models.errors import MissingAPIKey, ModelError, TransientModelError
+from playeval.models.providers.openai_structured import (
+    JSON_OVERHEAD_TOKENS,
+    Endpoint,
+    OutputPath,
+    Shaped,
+    identify,
+    refuses_schema,
+    shape,
+    split_model_name,
+    unwrap,
+)
 from playeval.models.types import ModelRequest, ProviderResult
 
 if TYPE_CHECKING:
@@ -23,6 +49,8 @@ if TYPE_CHECKING:
 BASE_URL_ENVS = ("PLAYEVAL_OPENAI_BASE_URL", "OPENAI_BASE_URL")
 KEY_ENV = "OPENAI_API_KEY"
 PLACEHOLDER_KEY = "not-needed"
+OPENAI_BASE_URL = "https://api.openai.com/v1"
+PROBE_TIMEOUT_S = 5.0
 
 
 def _one_line(text: str) -> str:
@@ -44,6 +72,46 @@ def is_openai_host(base_url: str | None) -> bool:
     return host == "openai.com" or host.endswith(".openai.com")
 
 
+def server_root(base_url: str) -> str:
+    """The server's root URL: the base URL without its trailing ``/v1``."""
+    root = base_url.rstrip("/")
+    return root[: -len("/v1")] if root.endswith("/v1") else root
+
+
+def retry_after_s(headers: Mapping[str, str], *, now: float | None = None) -> float | None:
+    """The wait a response asks for: ``retry-after-ms``, else ``Retry-After`` in seconds or as an HTTP date."""
+    lowered = {key.lower(): value for key, value in headers.items()}
+    millis = lowered.get("retry-after-ms")
+    if millis is not None:
+        try:
+            return max(0.0, float(millis) / 1000)
+        except ValueError:
+            pass
+    value = lowered.get("retry-after")
+    if value is None:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    return max(0.0, when.timestamp() - (time.time() if now is None else now))
+
+
+def _get_json(url: str) -> object:
+    """The JSON body of ``GET url``, or ``None`` when it fails, is not 200 or is not JSON."""
+    try:
+        with urllib.request.urlopen(url, timeout=PROBE_TIMEOUT_S) as response:
+            if response.status != 200:
+                return None
+            return json.loads(response.read())
+    except (OSError, ValueError):  # URLError and HTTPError are OSErrors
+        return None
+
+
 class OpenAIProvider:
     name = "openai"
     max_concurrency = 8
@@ -51,9 +119,21 @@ class OpenAIProvider:
     def __init__(self) -> None:
         self._client: AsyncOpenAI | None = None
         self._official = True
+        self._base: str = OPENAI_BASE_URL
+        self._endpoint: Endpoint | None = None
+        self._endpoint_lock = asyncio.Lock()
+        self._schema_ok: bool | None = None
+        """Whether a server other than openai.com takes JSON schemas: unknown until its first constrained call."""
+        self._schema_lock = asyncio.Lock()
+
+    @property
+    def endpoint(self) -> Endpoint | None:
+        """The server identified behind the base URL (``None`` until the first constrained call)."""
+        return self._endpoint
 
     def check_model(self, model_name: str) -> None:
-        """Fail early, before any request, when the official API is addressed without a key."""
+        """Fail early, before any request: a malformed ``?format=`` option, or the official API without a key."""
+        split_model_name(model_name)
         if not os.environ.get(KEY_ENV, "").strip() and is_openai_host(_base_url()):
             raise MissingAPIKey("openai", KEY_ENV)
 
@@ -71,44 +151,115 @@ class OpenAIProvider:
             # The Model wrapper owns retries and timeouts.
             self._client = AsyncOpenAI(api_key=key, base_url=base_url, max_retries=0)
             self._official = official
+            self._base = base_url or OPENAI_BASE_URL
         return self._client
+
+    async def _identify(self) -> Endpoint:
+        """The server behind the base URL, probed once (concurrent first calls wait for the one probe)."""
+        if self._endpoint is not None:
+            return self._endpoint
+        async with self._endpoint_lock:
+            if self._endpoint is None:
+                self._endpoint = await self._probe()
+            return self._endpoint
+
+    async def _probe(self) -> Endpoint:
+        if self._official:
+            return Endpoint("openai")
+        root = server_root(self._base)
+        props = await asyncio.to_thread(_get_json, f"{root}/props")
+        version = None if props is not None else await asyncio.to_thread(_get_json, f"{root}/version")
+        openapi = None
+        if props is None and version is None:
+            openapi = await asyncio.to_thread(_get_json, f"{root}/openapi.json")
+        found = identify(props, version, openapi)
+        return found if found is not None else Endpoint("generic")
+
+    async def _path(self, fmt: str, request: ModelRequest) -> tuple[OutputPath | None, Endpoint]:
+        if request.constraint is None:
+            return None, Endpoint("generic")
+        if fmt == "parse":
+            return "parse", Endpoint("generic")
+        endpoint = await self._identify() if fmt in ("auto", "guided") else Endpoint("generic")
+        path: OutputPath = endpoint.default_path if fmt == "auto" else fmt  # type: ignore[assignment]
+        return ("parse" if path == "json_schema" and self._schema_ok is False else path), endpoint
 
     async def generate(self, model_name: str, request: ModelRequest) -> ProviderResult:
         client = self._get_client()  # checks the key before the SDK is imported
-        import openai
+        name, fmt = split_model_name(model_name)
+        path, endpoint = await self._path(fmt, request)
+        shaped = shape(request.constraint, path, endpoint) if path is not None else Shaped(None, {})
+        if shaped.path != "json_schema" or self._official or self._schema_ok is not None:
+            return await self._complete(client, name, request, shaped)
+        async with self._schema_lock:  # the first schema sent to this server is the trial; the others wait for it
+            if self._schema_ok is False:
+                return await self._complete(client, name, request, Shaped("parse", {}))
+            try:
+                result = await self._complete(client, name, request, shaped)
+            except _SchemaRefused:
+                self._schema_ok = False  # this server takes no JSON schema: from now on, parse and re-ask
+                return await self._complete(client, name, request, Shaped("parse", {}))
+            self._schema_ok = True
+            return result
 
+    def _params(self, name: str, request: ModelRequest, shaped: Shaped) -> dict[str, Any]:
         config = request.config
         params: dict[str, Any] = {
-            "model": model_name,
+            "model": name,
             "messages": [{"role": m.role, "content": m.content} for m in request.messages],
             "temperature": config.temperature,
             "top_p": config.top_p,
+            **shaped.params,
         }
+        max_tokens = config.max_tokens + (JSON_OVERHEAD_TOKENS if shaped.wrapped else 0)
         # openai.com wants max_completion_tokens (reasoning models reject max_tokens); other servers know max_tokens.
-        params["max_completion_tokens" if self._official else "max_tokens"] = config.max_tokens
-        if config.stop:
+        params["max_completion_tokens" if self._official else "max_tokens"] = max_tokens
+        if config.stop and not shaped.wrapped:  # a stop string inside the JSON would cut it short
             params["stop"] = list(config.stop)
         if config.seed is not None:
             params["seed"] = config.seed
+        return params
+
+    def _on_trial(self, shaped: Shaped) -> bool:
+        """This call carries the first JSON schema sent to this server (whose refusal means: never again)."""
+        return shaped.path == "json_schema" and self._schema_ok is None
+
+    async def _complete(self, client: AsyncOpenAI, name: str, request: ModelRequest, shaped: Shaped) -> ProviderResult:
+        import openai
+
+        address = f"openai/{name}"
         try:
-            completion = await client.chat.completions.create(**params)
-        except (openai.RateLimitError, openai.APIConnectionError, openai.InternalServerError) as exc:
-            raise TransientModelError(f"openai/{model_name}: {type(exc).__name__}: {_one_line(str(exc))}") from exc
+            completion = await client.chat.completions.create(**self._params(name, request, shaped))
+        except (openai.RateLimitError, openai.InternalServerError) as exc:
+            if self._on_trial(shaped) and refuses_schema(exc.status_code, exc.message):
+                raise _SchemaRefused from exc
+            wait = retry_after_s(exc.response.headers)
+            raise TransientModelError(f"{address}: {type(exc).__name__}: {_one_line(exc.message)}",
+                                      retry_after_s=wait) from exc
+        except openai.APIConnectionError as exc:
+            raise TransientModelError(f"{address}: {type(exc).__name__}: {_one_line(str(exc))}") from exc
         except openai.APIStatusError as exc:
-            raise ModelError(f"openai/{model_name}: HTTP {exc.status_code}: {_one_line(exc.message)}") from exc
+            if self._on_trial(shaped) and refuses_schema(exc.status_code, exc.message):
+                raise _SchemaRefused from exc
+            raise ModelError(f"{address}: HTTP {exc.status_code}: {_one_line(exc.message)}") from exc
         except openai.OpenAIError as exc:
-            raise ModelError(f"openai/{model_name}: {_one_line(str(exc))}") from exc
+            raise ModelError(f"{address}: {_one_line(str(exc))}") from exc
         if not completion.choices:
-            raise TransientModelError(f"openai/{model_name}: the reply had no choices")
+            raise TransientModelError(f"{address}: the reply had no choices")
         text = completion.choices[0].message.content or ""
         usage = completion.usage
         return ProviderResult(
-            text=text.strip(),
+            text=(unwrap(text) if shaped.wrapped else text).strip(),
             prompt_tokens=usage.prompt_tokens if usage is not None else 0,
             completion_tokens=usage.completion_tokens if usage is not None else 0,
+            output_path=shaped.path,
         )
 
     async def aclose(self) -> None:
         if self._client is not None:
             await self._client.close()
             self._client = None
+
+
+class _SchemaRefused(Exception):
+    """The server answered a JSON-schema request with a 400 naming the schema."""
