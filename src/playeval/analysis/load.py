@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from dataclasses import dataclass
+
 from playeval.analysis.outcomes import MatchRow
 from playeval.core.events import ReplyReceived, ReplyRejected
 from playeval.core.game import seat_evaluated
 from playeval.core.registry import GameRegistry
-from playeval.store import MatchRecord, Store
+from playeval.store import CallRow, MatchRecord, Store
 
 
 def seat_rows(store: Store, match: MatchRecord, registry: GameRegistry, *, with_calls: bool = True) -> list[MatchRow]:
@@ -43,3 +46,51 @@ def seat_rows(store: Store, match: MatchRecord, registry: GameRegistry, *, with_
 def match_rows(store: Store, run_id: str, registry: GameRegistry) -> list[MatchRow]:
     """The rows of every finished match of ``run_id``: one per evaluated seat."""
     return [row for match in store.run_matches(run_id) for row in seat_rows(store, match, registry)]
+
+
+ALL_MODELS = "all models"
+
+
+@dataclass(frozen=True)
+class ModelCost:
+    """What one model's calls in a run cost: every stored call of the run's matches (seats and roles alike,
+    finished or not). ``cost_usd`` is ``None`` (unknown) when any call that reached the provider had no price;
+    calls served from the response cache cost nothing."""
+
+    model: str
+    calls: int
+    cached_calls: int
+    prompt_tokens: int
+    completion_tokens: int
+    cost_usd: float | None
+    unpriced_calls: int
+
+
+def _cost_of(model: str, calls: list[CallRow]) -> ModelCost:
+    unpriced = sum(1 for call in calls if call.cost_usd is None and not call.cached)
+    return ModelCost(
+        model=model,
+        calls=len(calls),
+        cached_calls=sum(1 for call in calls if call.cached),
+        prompt_tokens=sum(call.prompt_tokens for call in calls),
+        completion_tokens=sum(call.completion_tokens for call in calls),
+        cost_usd=None if unpriced else sum(call.cost_usd or 0.0 for call in calls),
+        unpriced_calls=unpriced,
+    )
+
+
+def cost_rows(calls: Iterable[CallRow]) -> list[ModelCost]:
+    """One row per model (in order of first call), then the total over all of them (``model == ALL_MODELS``)."""
+    by_model: dict[str, list[CallRow]] = {}
+    everything: list[CallRow] = []
+    for call in calls:
+        by_model.setdefault(call.model, []).append(call)
+        everything.append(call)
+    if not everything:
+        return []
+    return [*(_cost_of(model, own) for model, own in by_model.items()), _cost_of(ALL_MODELS, everything)]
+
+
+def run_costs(store: Store, run_id: str) -> list[ModelCost]:
+    """Cost per model of a run, and the run's total (the last row)."""
+    return cost_rows(call for match in store.run_matches(run_id) for call in store.calls(match.id))

@@ -7,10 +7,12 @@ from rich import box
 from rich.table import Table
 
 from playeval.analysis import match_rows, summarize
+from playeval.analysis.load import ModelCost, run_costs
 from playeval.analysis.undercover_results import ALL, GAME, undercover_results
 from playeval.cli.console import db_option, print_table, stdout
 from playeval.core.registry import default_registry
 from playeval.engine import require_run
+from playeval.models.pricing import format_usd
 from playeval.store import Store
 
 
@@ -60,6 +62,28 @@ def print_results(store: Store, run_id: str) -> None:
                       "s/match: the evaluated model's own time.")
     if any(result.game == GAME for result in results):
         print_undercover_counts(store, run_id)
+    print_costs(run_costs(store, run_id))
+
+
+def print_costs(costs: list[ModelCost]) -> None:
+    """Tokens and cost per model over every call of the run (judges' and unfinished matches' too), and in all."""
+    if not costs:
+        return
+    table = Table(title="cost: every model call of the run", box=box.SIMPLE_HEAD, padding=(0, 1))
+    table.add_column("model", no_wrap=True)
+    for column in ("calls", "cached", "tokens in", "tokens out", "cost"):
+        table.add_column(column, justify="right", no_wrap=True)
+    for row in costs:
+        table.add_row(row.model, str(row.calls), str(row.cached_calls), f"{row.prompt_tokens:,}",
+                      f"{row.completion_tokens:,}", format_usd(row.cost_usd))
+    console = stdout()
+    print_table(console, table)
+    unpriced = costs[-1].unpriced_calls
+    note = ("cost: from the price table (USD per million tokens; override in $PLAYEVAL_PRICES or "
+            "~/.config/playeval/prices.toml); cached calls cost nothing")
+    if unpriced:
+        note += f"; unknown: {unpriced} call(s) of a model with no price"
+    console.print(note + ".")
 
 
 def print_undercover_counts(store: Store, run_id: str) -> None:

@@ -15,6 +15,7 @@ from playeval.analysis import (
     summarize,
     summarize_procedural,
 )
+from playeval.analysis.load import run_costs
 from playeval.analysis.ratings import elo_intervals, order_check
 from playeval.analysis.retro import point_seat
 from playeval.analysis.rule_games import rule_game_rows
@@ -103,6 +104,7 @@ def build_report(store: Store, run_id: str, registry: GameRegistry) -> ReportDat
         undercover_elo=tuple(elo_intervals(rated, resamples=ELO_RESAMPLES)) if rated else (),
         undercover_order=order_check(rated) if rated else None,
         elo_resamples=ELO_RESAMPLES if rated else 0,
+        costs=tuple(run_costs(store, run_id)),
     )
 
 

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from playeval.analysis import ModelResult, ProceduralSummary, Profile
+from playeval.analysis.load import ModelCost
 from playeval.analysis.ratings import OrderCheck, RatedModel
 from playeval.analysis.rule_games import RuleGameRow
 from playeval.analysis.undercover_results import UndercoverResults
@@ -159,4 +160,6 @@ class ReportData:
     undercover_order: OrderCheck | None = None
     """The Elo's forward-versus-reverse order check."""
     elo_resamples: int = 0
+    costs: tuple[ModelCost, ...] = ()
+    """Tokens and cost per model over every call of the run, then the run's total (``analysis.load.run_costs``)."""
     """Caveats to print under the tables (e.g. "retrospective analysis not run for 3 matches")."""

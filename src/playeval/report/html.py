@@ -175,6 +175,10 @@ _INDEX = """{% extends "base.html" %}
 {{ table(t) }}
 {% endfor %}
 {% endif %}
+{% if costs %}
+<h3 id="cost">Cost</h3>
+{{ table(costs) }}
+{% endif %}
 </section>
 
 <section id="procedural">
@@ -394,8 +398,10 @@ def render_index(
     plots: Sequence[Plot],
     rules: Sequence[Table] = (),
     undercover: Sequence[Table] = (),
+    costs: Table | None = None,
 ) -> str:
     return _ENV.get_template("index.html").render(
+        costs=costs if costs is not None and costs.rows else None,
         data=data,
         created=fmt_created(data.created),
         config=config_items(data.config),

@@ -67,6 +67,7 @@ def render_markdown(
     how_to_read: Sequence[str],
     rules: Sequence[Table] = (),
     undercover: Sequence[Table] = (),
+    costs: Table | None = None,
 ) -> str:
     out: list[str] = [f"# {escape(data.title)}", ""]
     out.append(f"Run `{data.run_id.replace('`', '')}` · created {escape(fmt_created(data.created))} · "
@@ -82,6 +83,8 @@ def render_markdown(
         out += ["", "### Undercover"]
     for t in undercover:
         out += ["", f"#### {escape(t.title)}", "", table(t)]
+    if costs is not None and costs.rows:
+        out += ["", "### Cost", "", table(costs)]
     out += ["", "## 2. Procedural metrics", ""]
     if not procedural:
         out += ["*No retrospective analysis in this run.*", ""]

@@ -18,6 +18,7 @@ from playeval.report.plots import safe_name, write_plots
 from playeval.report.tables import (
     badge,
     capability_table,
+    cost_table,
     matches_table,
     models_of,
     outcome_table,
@@ -65,6 +66,7 @@ def write_report(data: ReportData, out_dir: Path) -> ReportFiles:
     rules = rule_game_tables(data)
     undercover = undercover_tables(data)
     capability, matches = capability_table(data), matches_table(data, links)
+    costs = cost_table(data)
 
     transcripts: list[Path] = []
     written: set[str] = set()
@@ -85,13 +87,13 @@ def write_report(data: ReportData, out_dir: Path) -> ReportFiles:
     index = out_dir / "index.html"
     index.write_text(
         render_index(data, outcomes=outcomes, rules=rules, undercover=undercover, procedural=procedural,
-                     capability=capability, matches=matches, plots=plots),
+                     capability=capability, matches=matches, plots=plots, costs=costs),
         encoding="utf-8",
     )
     markdown = out_dir / "report.md"
     markdown.write_text(
         render_markdown(data, outcomes=outcomes, rules=rules, undercover=undercover, procedural=procedural,
-                        capability=capability, matches=matches, plots=plots, how_to_read=HOW_TO_READ),
+                        capability=capability, matches=matches, plots=plots, how_to_read=HOW_TO_READ, costs=costs),
         encoding="utf-8",
     )
     return ReportFiles(

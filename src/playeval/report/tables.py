@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from playeval.analysis import ModelResult
+from playeval.analysis.load import ALL_MODELS
 from playeval.analysis.undercover_results import (
     ALL,
     CAPTION_JUDGES,
@@ -22,6 +23,7 @@ from playeval.analysis.undercover_results import (
     sides_caption,
 )
 from playeval.core.info import MetricSpec
+from playeval.models.pricing import format_usd
 from playeval.report.data import ReportData
 
 NA = "n/a"
@@ -460,3 +462,24 @@ def badge(outcome: str) -> str:
     if key == "forfeit":
         return "forfeit"
     return "other"
+
+
+def cost_table(data: ReportData) -> Table:
+    """Tokens and cost per model over every call of the run (judges' and unfinished matches' too), then the total."""
+    rows = tuple(
+        (
+            Cell(row.model, bold=row.model == ALL_MODELS),
+            Cell(str(row.calls), numeric=True, aux=True),
+            Cell(str(row.cached_calls), numeric=True, aux=True),
+            Cell(f"{row.prompt_tokens:,}", numeric=True),
+            Cell(f"{row.completion_tokens:,}", numeric=True),
+            Cell(format_usd(row.cost_usd), numeric=True, bold=row.model == ALL_MODELS),
+        )
+        for row in data.costs
+    )
+    caption = ("Every model call of the run, players' and judges' alike. Cost: tokens priced from playeval's price "
+               "table (USD per million input and output tokens; a user's $PLAYEVAL_PRICES or "
+               "~/.config/playeval/prices.toml overrides it); calls served from the response cache cost nothing; "
+               "\"unknown\" when a call's model has no price.")
+    return Table(title="Cost", columns=("Model", "Calls", "Cached", "Tokens in", "Tokens out", "Cost"), rows=rows,
+                 caption=caption)
