@@ -72,6 +72,13 @@ def move_grammar(left: int) -> str:
 _MORE = re.compile(r"^\W*more\W*(\d{1,3})\b", re.IGNORECASE)
 _GUESS = re.compile(r"^\W*guess\s*[:\-]\s*(?P<rule>\S.*)$", re.IGNORECASE)
 _VERDICT = re.compile(r"verdict\s*:\s*\**\s*(yes|no)\b", re.IGNORECASE)
+# A verdict hedged between the two: "Verdict: yes or no", "yes/no", "yes, no" at the end of its line.
+_VERDICT_HEDGE = re.compile(r"verdict\s*:\s*\**\s*(?P<one>yes|no)\b\**\s*(?:[,;]?\s*(?:/|\||\bor\b|\band\b)\s*\**\s*"
+                            r"(?P<other>yes|no)\b|[,;]\s*(?P<last>yes|no)\W*$)", re.IGNORECASE | re.MULTILINE)
+# A second move on a 'MORE: n' line ("MORE: 1 or 2", "MORE: 1 or GUESS: ..."), or in a guess ("... or MORE: 2").
+_AFTER_MORE = re.compile(r"\d|\b(?:more|guess)\s*:", re.IGNORECASE)
+_ANOTHER_MOVE = re.compile(r"\b(?:more\s*:\s*\d|guess\s*:)", re.IGNORECASE)
+_EDGE_MARKUP = re.compile(r"^[\s*`]+|[\s*`]+$")
 _REASON = re.compile(r"reason\s*:\s*(.+)", re.IGNORECASE)
 _LINE = re.compile(r"^\s*(\d{1,2})\s*[.):]\s*(\S.*?)\s*$")
 
@@ -97,7 +104,9 @@ def one_verdict(text: str) -> str:
     verdicts = {found.group(1).lower() for found in _VERDICT.finditer(text)}
     if not verdicts:
         raise FormatError("reply 'Verdict: yes' or 'Verdict: no', then 'Reason: ...'.")
-    if len(verdicts) > 1:
+    hedged = any(found.group("one").lower() != (found.group("other") or found.group("last")).lower()
+                 for found in _VERDICT_HEDGE.finditer(text))
+    if len(verdicts) > 1 or hedged:
         raise FormatError("the reply gives both verdicts; give one answer, not two: 'Verdict: yes' or 'Verdict: no'.")
     return verdicts.pop()
 
@@ -394,10 +403,15 @@ class GuessRuleGame(GameBase):
             return self._parse_applied(state, line)
         if "\n" in line:
             raise FormatError("reply with one line: 'MORE: <n>' or 'GUESS: <rule>'.")
+        line = _EDGE_MARKUP.sub("", line)
         more = _MORE.match(line)
         if more:
+            if _AFTER_MORE.search(line, more.end()):
+                raise FormatError("give one move, not two: 'MORE: <n>' or 'GUESS: <rule>'.")
             return Action(seat=PLAYER, kind="more", text=more.group(1))
         guess = _GUESS.match(line)
+        if guess and _ANOTHER_MOVE.search(guess.group("rule")):
+            raise FormatError("give one move, not two: 'MORE: <n>' or 'GUESS: <rule>'.")
         if guess and len(guess.group("rule").strip()) >= 3:
             return Action(seat=PLAYER, kind="guess", text=guess.group("rule").strip()[:MAX_GUESS_CHARS])
         raise FormatError(f"reply 'MORE: <n>' to see more {self.example_unit}, or 'GUESS: <the rule>'.")

@@ -104,6 +104,8 @@ def _code(text: str, header: str) -> str:
     start = code.find(header)
     if start < 0:
         raise FormatError(f"write the function, starting with '{header}', in a ```python block.")
+    if len(set(blocks)) > 1 or code.count(header) > 1:
+        raise FormatError(f"the reply has two functions; give one answer, not two: one '{header}' block.")
     imports = [line.strip() for line in code[:start].splitlines() if line.strip().startswith(("import ", "from "))]
     body = code[start:].split("```")[0].rstrip()
     code = "\n".join([*imports, body]) + "\n"
@@ -120,10 +122,14 @@ def read_code_draft(text: str, header: str, fields: Sequence[str] = ()) -> dict[
     (``def rule(word):``), in a fenced block or not. Raises ``FormatError`` saying what is missing.
     """
     found: dict[str, str] = {}
-    for line in text.split("```")[0].splitlines():
+    for line in _FENCE.sub("\n", text).split("```")[0].splitlines():
         matched = _HEADER.match(line)
-        if matched:
-            found.setdefault(matched.group("name").lower(), matched.group("value"))
+        if matched is None:
+            continue
+        name, value = matched.group("name").lower(), matched.group("value")
+        if name in ("rule", *(field.lower() for field in fields)) and \
+                found.setdefault(name, value).strip() != value.strip():
+            raise FormatError(f"the reply has two {name.upper()}: lines; give one answer, not two.")
     statement = found.get("rule", "").strip()
     if len(statement) < 5:
         raise FormatError("start with a line 'RULE: <the rule in words>', before the code.")
@@ -150,12 +156,21 @@ def verdict_text(verdict: Mapping[str, Any]) -> str:
     return json.dumps(dict(verdict), separators=(",", ":"), sort_keys=True)
 
 
+def _one_value_per_key(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object whose keys are distinct; ``FormatError`` for a key given twice (``{"accepted": false,
+    "accepted": true}`` carries two answers, and JSON readers disagree on which one counts)."""
+    found = dict(pairs)
+    if len(found) != len(pairs):
+        raise FormatError("the verdict gives a key twice; give one answer, not two.")
+    return found
+
+
 def read_verdict(text: str) -> dict[str, Any]:
     """A checker's reply read back: a JSON object with a boolean ``accepted`` and a ``reason`` (a short code)
     and ``message`` (the reason in words) when rejected. Raises ``FormatError`` otherwise."""
     try:
-        verdict = json.loads(text)
-    except ValueError:
+        verdict = json.loads(text, object_pairs_hook=_one_value_per_key)
+    except (ValueError, RecursionError):  # RecursionError: brackets nested too deep to read
         raise FormatError("reply with one JSON object: {\"accepted\": true|false, ...}.") from None
     if not isinstance(verdict, dict) or not isinstance(verdict.get("accepted"), bool):
         raise FormatError("reply with one JSON object whose 'accepted' is true or false.")

@@ -62,6 +62,9 @@ _PLACEHOLDERS = frozenset({"object", "thing", "something", "item", "it", "this",
 # answer it No, as a person would, instead of asking the answerer; a lenient 1.5B answerer confirmed "a man-made
 # object" for eyeglasses. It uses the turn like any wrong guess.
 _GENERIC_HEADS = frozenset({"object", "thing", "item", "stuff", "something", "anything", "everything"})
+# Two objects in one guess: "a cat or a dog", "a cat/a dog", "a cat? This is a guess -- are you thinking of a dog".
+# One secret has " or " ("a dishwasher detergent or cleaning agent"): a guess that names it is read as one.
+_TWO_OBJECTS = re.compile(r"\s(?:or|and/or)\s|/|\?", re.IGNORECASE)
 _DECORATION = re.compile(r"^[\s*_`\"'>#]+|[\s*_`\"']+$")
 
 
@@ -312,6 +315,9 @@ class Akinator(GameBase):
             obj = guess.group("object").strip().rstrip("?.!").strip()
             if _names_nothing(obj):
                 raise FormatError(f"a guess must name a specific object, not {obj!r}.")
+            if _TWO_OBJECTS.search(obj) and not same_name(obj, state.secret or ""):
+                raise FormatError("a guess names one object; give one answer, not two: "
+                                  "'This is a guess -- are you thinking of <object>?'.")
             return Action(seat=GUESSER, kind="guess", text=obj)
         if line.count("?") != 1 or not line.endswith("?"):
             raise FormatError(

@@ -20,6 +20,9 @@ _VERDICT = re.compile(
     r"(?P<verdict>true|false)\b",
     re.IGNORECASE,
 )
+# The verdict hedged: "True or False", "True/False", "True, false".
+_HEDGE = re.compile(r"[\"'\u201c\u201d\u2018\u2019)\]]*\s*(?:[,;]?\s*(?:/|\||\bor\b|\band\b)|,|;)\s*"
+                    r"[\"'\u201c\u201d\u2018\u2019(\[]*\s*(?P<other>true|false)\b", re.IGNORECASE)
 _HEADER = re.compile(r"^\s*question\s*(\d+)\s*[:.)-]\s*", re.IGNORECASE)
 _MARKUP = re.compile(r"[*_`]")
 _DECORATION = re.compile(r"^[\s\"'>#\u201c\u201d]+|[\s\"'\u201c\u201d]+$")
@@ -39,7 +42,12 @@ def move_grammar(number: int) -> str:
 
 def find_verdict(text: str) -> str | None:
     """``True`` or ``False`` when the reply gives a verdict anywhere; ``None`` when it gives none."""
-    found = {match.group("verdict").capitalize() for match in _VERDICT.finditer(_MARKUP.sub("", text))}
+    plain = _MARKUP.sub("", text)
+    found: set[str] = set()
+    for match in _VERDICT.finditer(plain):
+        found.add(match.group("verdict").capitalize())
+        if (hedge := _HEDGE.match(plain, match.end())) is not None:
+            found.add(hedge.group("other").capitalize())
     if len(found) > 1:
         raise FormatError("the reply gives both verdicts; give one answer, not two.")
     return found.pop() if found else None

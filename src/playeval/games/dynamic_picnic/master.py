@@ -44,11 +44,13 @@ RULE_GRAMMAR = 'root ::= "Rule: " [^\\n]{10,160}\n'
 CLASSIFY_GRAMMAR = 'root ::= "Level: L" [1-3]\n'
 _ITEM = "item ::= [A-Za-z0-9] [A-Za-z0-9 '-]{0,39}\n"
 
-_RULE = re.compile(r"^\W*rule\s*:\s*(?P<rule>\S.{3,199}?)\s*$", re.IGNORECASE)
+_RULE = re.compile(r"^\W*rule\s*:[\s*_]*(?P<rule>\S.{3,199}?)[\s*_]*$", re.IGNORECASE)
+_SECOND_RULE = re.compile(r"\brule\s*:", re.IGNORECASE)
 _LEVEL = re.compile(r"\bL\s*([123])\b", re.IGNORECASE)
-_FITS = re.compile(r"^\W*fits\s*:\s*(?P<items>.*)$", re.IGNORECASE)
-_OTHERS = re.compile(r"^\W*does\s+not\s+fit\s*:\s*(?P<items>.*)$", re.IGNORECASE)
-_LINE = re.compile(r"^\s*(\d{1,2})\s*[.):]\s*(yes|no)\b", re.IGNORECASE)
+_FITS = re.compile(r"^\W*fits\s*:[\s*_]*(?P<items>.*)$", re.IGNORECASE)
+_OTHERS = re.compile(r"^\W*does\s+not\s+fit\s*:[\s*_]*(?P<items>.*)$", re.IGNORECASE)
+# A line answered "yes" and nothing else that could be an answer ("3. yes or no" answers it two ways).
+_LINE = re.compile(r"^\s*(\d{1,2})\s*[.):]\s*(yes|no)\b(?!.*\b(?:yes|no)\b)", re.IGNORECASE)
 
 
 def gm_phase(state: DynamicState) -> GmPhase | None:
@@ -142,12 +144,16 @@ def gm_parse(state: DynamicState, ask: Ask, text: str) -> Action:
         found = _RULE.match(lines[0] if lines else "")
         if found is None:
             raise FormatError("reply with one line: 'Rule: <the rule in one sentence>'.")
+        if _SECOND_RULE.search(found.group("rule")):
+            raise FormatError("reply with one rule: one 'Rule: ...', not two.")
         return Action(role=role, kind="rule", text=found.group("rule"))
     if ask.kind == "classify":
-        level = _LEVEL.search(text)
-        if level is None:
+        levels = {found.group(1) for found in _LEVEL.finditer(text)}
+        if not levels:
             raise FormatError("reply 'Level: L1', 'Level: L2' or 'Level: L3'.")
-        return Action(role=role, kind="classify", text=level.group(1))
+        if len(levels) > 1:
+            raise FormatError("the reply names two levels; give one answer, not two: 'Level: L1', 'L2' or 'L3'.")
+        return Action(role=role, kind="classify", text=levels.pop())
     if ask.kind == "items":
         fits: list[str] | None = None
         others: list[str] | None = None

@@ -18,7 +18,11 @@ MAX_CLUE_CHARS = 140
 MAX_REPLY_CHARS = 1000
 MAX_GUESS_WORDS = 4
 
-_GUESS = re.compile(r"my\s+guess\s+of\s+the\s+word\s+is\s*[:\-]?[ \t]*(?P<word>[^\n]*)", re.IGNORECASE)
+_LABEL = r"my\s+guess\s+of\s+the\s+word\s+is"
+# The word runs to the end of the line or to the next guess label ("dog, My guess of the word is: lion" guesses two).
+_GUESS = re.compile(rf"{_LABEL}\s*[:\-]?[ \t]*(?P<word>(?:(?!{_LABEL})[^\n])*)", re.IGNORECASE)
+# A guess that goes on with another after its sentence ends: "cat, or dog", "cat. Or a dog".
+_HEDGE = re.compile(r"[.!?;,]?\s*(?:or|and/or)\b", re.IGNORECASE)
 _MARKUP = re.compile(r"[*_`]")
 _SENTENCE_END = re.compile(r"[.!?;,(\[]\s|[.!?;,(\[]$| [-\u2013\u2014] ")
 _EDGE_PUNCTUATION = re.compile(r"^[\W_]+|[\W_]+$")
@@ -26,9 +30,9 @@ _QUOTES = "\"'\u201c\u201d\u2018\u2019"
 _CLUE_LABEL = re.compile(r"^(?:clue[\s-]*giver|my\s+clue|clue|hint|message|question|round)\s*\d*\s*[:.)\-]\s*",
                          re.IGNORECASE)
 _SPACES = re.compile(r"\s+")
-# Two guesses in one: "cat or dog", "cat/dog", "cat,dog" (", " ends the guess at "cat", as the end of its
-# sentence). No secret has " or ", a slash or a comma.
-_ALTERNATIVES = re.compile(r"\s(?:or|and/or)\s|/|,", re.IGNORECASE)
+# Two guesses in one: "cat or dog", "cat and dog", "cat/dog", "cat,dog" (", " ends the guess at "cat", as the end
+# of its sentence, unless "or" follows). No secret has " or ", " and ", "&", a slash, a bar or a comma.
+_ALTERNATIVES = re.compile(r"\s(?:or|and|and/or)\s|/|,|&|\|", re.IGNORECASE)
 # Guesses that name nothing: a model that writes "the word" has not guessed.
 _PLACEHOLDERS = frozenset({"", "x", "xx", "xxx", "word", "the word", "secret word", "your word", "target word",
                            "unknown", "something", "it", "this", "that", "none", "nothing", "no idea",
@@ -48,6 +52,8 @@ def _clean_word(raw: str) -> str:
     word = _MARKUP.sub("", raw).strip()
     cut = _SENTENCE_END.search(word)
     if cut:
+        if _HEDGE.match(word, cut.start()):
+            raise FormatError("a guess names one word; give one answer, not two: 'My guess of the word is: <word>'.")
         word = word[: cut.start()]
     word = _EDGE_PUNCTUATION.sub("", word.strip().strip(_QUOTES)).strip()
     return _SPACES.sub(" ", word)
@@ -67,7 +73,7 @@ def find_guess(text: str) -> str | None:
         guesses.append(word)
     distinct = {normalize_name(word) for word in guesses}
     if len(distinct) > 1:
-        raise FormatError("the reply makes more than one guess; make exactly one.")
+        raise FormatError("the reply makes more than one guess; give one answer, not two.")
     return guesses[0] if guesses else None
 
 
