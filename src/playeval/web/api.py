@@ -15,7 +15,7 @@ from fastapi.responses import StreamingResponse
 
 from playeval.core.game import Game, person_seat
 from playeval.web.arena import Arena
-from playeval.web.board import ALL_GAMES, Source, leaderboard, plot_png, stats
+from playeval.web.board import ALL_GAMES, Source, plot_png
 from playeval.web.bodies import Check, Join, Move, StartMatch, StartWatch, Survey
 from playeval.web.export import export_lines
 from playeval.web.ratelimit import RateLimiter, retry_after
@@ -74,11 +74,11 @@ def _limit(request: Request, kind: str) -> None:
                             headers={"Retry-After": retry_after(wait)})
 
 
-def limit_writes(request: Request) -> None:
+async def limit_writes(request: Request) -> None:
     _limit(request, "writes")
 
 
-def limit_reads(request: Request) -> None:
+async def limit_reads(request: Request) -> None:
     _limit(request, "reads")
 
 
@@ -151,7 +151,7 @@ def list_matches(request: Request,
 
 
 @router.get("/matches/{match_id}", dependencies=reads)
-async def get_match(match_id: MatchId, request: Request) -> MatchView:
+def get_match(match_id: MatchId, request: Request) -> MatchView:
     """A match as its viewer may see it (a seat's token for a live played match)."""
     return _arena(request).view(match_id, request_token(request, match_id))
 
@@ -168,7 +168,7 @@ async def stream_match(match_id: MatchId, request: Request) -> StreamingResponse
 
 
 @router.post("/matches/{match_id}/join", dependencies=writes)
-async def join(match_id: MatchId, body: Join, request: Request, response: Response) -> MatchView:
+def join(match_id: MatchId, body: Join, request: Request, response: Response) -> MatchView:
     """Come to your seat with the token of your join link (the join page posts it from the link's fragment); the
     response sets the seat's cookie. A browser holds one seat of a match: a second one is refused (409)."""
     view = _arena(request).join(match_id, body, cookie_token(request, match_id))
@@ -184,19 +184,19 @@ async def move(match_id: MatchId, body: Move, request: Request) -> MatchView:
 
 
 @router.post("/matches/{match_id}/check", dependencies=reads)
-async def check(match_id: MatchId, body: Check, request: Request) -> CheckView:
+def check(match_id: MatchId, body: Check, request: Request) -> CheckView:
     """Would the rules take this reply to your open ask now? Judged like a move, recorded nowhere."""
     return _arena(request).check(match_id, request_token(request, match_id), body)
 
 
 @router.post("/matches/{match_id}/abandon", dependencies=writes)
-async def abandon(match_id: MatchId, request: Request) -> MatchView:
+def abandon(match_id: MatchId, request: Request) -> MatchView:
     """Leave a live match: a model takes your seat while other people play on; a person alone ends it (aborted)."""
     return _arena(request).abandon(match_id, request_token(request, match_id))
 
 
 @router.post("/matches/{match_id}/survey", status_code=201, dependencies=writes)
-async def survey(match_id: MatchId, body: Survey, request: Request) -> SurveyView:
+def survey(match_id: MatchId, body: Survey, request: Request) -> SurveyView:
     """The three survey answers for a finished match, once."""
     return _arena(request).survey(match_id, request_token(request, match_id), body)
 
@@ -223,23 +223,21 @@ def _board_game(request: Request, game: str) -> str:
 def get_leaderboard(request: Request, game: Annotated[str, Query(max_length=40)] = ALL_GAMES,
                     source: Source = "all") -> LeaderboardView:
     """Per model: matches, win rate with a Wilson 95% interval, rounds, forfeits, procedural metrics; and people."""
-    arena = _arena(request)
-    return leaderboard(arena.store, arena.registry, game=_board_game(request, game), source=source)
+    return _arena(request).board.leaderboard(_board_game(request, game), source)
 
 
 @router.get("/leaderboard/plot.png", dependencies=reads, response_class=Response,
             responses={200: {"content": {"image/png": {}}, "description": "win rates with their intervals"}})
 def leaderboard_plot(request: Request, game: Annotated[str, Query(max_length=40)] = ALL_GAMES,
                      source: Source = "all") -> Response:
-    arena = _arena(request)
-    board = leaderboard(arena.store, arena.registry, game=_board_game(request, game), source=source)
+    board = _arena(request).board.leaderboard(_board_game(request, game), source)
     return Response(plot_png(board), media_type="image/png", headers={"Cache-Control": "no-store"})
 
 
 @router.get("/stats", dependencies=reads)
 def get_stats(request: Request) -> StatsView:
     """Sessions people played: how many ended with an outcome; the survey answers."""
-    return stats(_arena(request).store)
+    return _arena(request).board.stats()
 
 
 @router.get("/export.jsonl", dependencies=reads, response_class=StreamingResponse,

@@ -26,10 +26,12 @@ from playeval.engine.step import MatchOver, NotYourTurn, submit
 from playeval.models import ModelHub
 from playeval.store import DuplicateSurvey, LogMoved, MatchClosed, Store, WebMatchRecord
 from playeval.web import access
+from playeval.web.board_state import BoardState
 from playeval.web.bodies import Check, Join, Move, StartMatch, StartWatch, Survey
 from playeval.web.errors import Conflict, Forbidden, Invalid, MoveRefused, NotFound
 from playeval.web.keeper import LEFT, SeatKeeper
 from playeval.web.moves import attempt_of, check_current, check_reply, open_ask
+from playeval.web.offload import off_loop
 from playeval.web.present import match_view, replay_view, summary
 from playeval.web.runner import ModelRunner
 from playeval.web.settings import ArenaSettings
@@ -60,6 +62,7 @@ class Arena:
         self.runner = ModelRunner(store, hub, self.game, settings, self.owner)
         self.keeper = SeatKeeper(store, self.runner, settings)
         self.maker = TableMaker(store, settings, self.game)
+        self.board = BoardState(store, registry)
         self._sweeper: asyncio.Task[None] | None = None
 
     # -- reading ----------------------------------------------------------------------------------------------
@@ -117,19 +120,27 @@ class Arena:
 
     async def start_play(self, body: StartMatch) -> tuple[MatchView, str]:
         """Set a table up; the setter's view (with their token and the invites) and their token."""
+        return await off_loop(self._start_play, body)
+
+    def _start_play(self, body: StartMatch) -> tuple[MatchView, str]:
         new = self.maker.play(body)
         log.info("match %s started: %s level %d, %d person(s)", new.match_id, body.game, body.level,
                  1 + len(new.invites))
-        self.runner.schedule(new.match_id)
         table = self.runner.table(self.load(new.match_id))
-        return self._view(table, new.seat, token=new.token, invites=new.invites), new.token
+        view = self._view(table, new.seat, token=new.token, invites=new.invites)
+        self.runner.schedule(new.match_id)  # after the view: the setter sees the table as it was set up
+        return view, new.token
 
     async def start_watch(self, body: StartWatch) -> MatchView:
         """Start a model-vs-model match anyone may watch."""
+        return await off_loop(self._start_watch, body)
+
+    def _start_watch(self, body: StartWatch) -> MatchView:
         match_id = self.maker.watch(body)
         log.info("watch match %s started: %s level %d", match_id, body.game, body.level)
-        self.runner.schedule(match_id)
-        return self._view(self.runner.table(self.load(match_id)), None)
+        view = self._view(self.runner.table(self.load(match_id)), None)
+        self.runner.schedule(match_id)  # after the view: it shows the match as it starts
+        return view
 
     def join(self, match_id: str, body: Join, cookie: str | None) -> MatchView:
         """A person comes to their seat with the token of their join link; refused when this browser already
@@ -153,6 +164,9 @@ class Arena:
 
     async def move(self, match_id: str, token: str | None, body: Move) -> MatchView:
         """A person's move: 409 when it is not theirs to make, ``MoveRefused`` when the rules refuse it."""
+        return await off_loop(self._move, match_id, token, body)
+
+    def _move(self, match_id: str, token: str | None, body: Move) -> MatchView:
         for _ in range(MAX_TRIES):
             loaded = self.load(match_id)
             held = access.mover(loaded, token)
@@ -175,12 +189,14 @@ class Arena:
             break
         else:
             raise Conflict("the match is busy; try again in a moment")
-        self.runner.schedule(match_id)
         if attempt.error is not None:
+            self.runner.schedule(match_id)
             log.info("match %s: a move of the %s was refused (%s error)", match_id, ask.party, attempt.error.kind)
             raise MoveRefused(attempt.error.reason, recorder.seq)
         log.info("match %s: the %s moved", match_id, ask.party)
-        return self._view(self.runner.table(self.load(match_id)), held.seat)
+        view = self._view(self.runner.table(self.load(match_id)), held.seat)
+        self.runner.schedule(match_id)  # after the view: the mover sees their move before the models answer
+        return view
 
     def check(self, match_id: str, token: str | None, body: Check) -> CheckView:
         """The dry run of a reply to the person's open ask: judged by the rules, recorded nowhere."""
@@ -242,8 +258,8 @@ class Arena:
         log grows, a comment every ``heartbeat_s``, and ends after the finished view; every ``NUDGE_EVERY_S`` it
         enforces the match's time-outs and makes sure a due model move runs.
         """
-        table, seat = self._seen_by(match_id, token)
-        first = self._view(table, seat)
+        table, seat = await off_loop(self._seen_by, match_id, token)
+        first = await off_loop(self._view, table, seat)
         return first, self._events(match_id, seat, first, disconnected)
 
     async def _events(self, match_id: str, seat: str | None, first: MatchView,
@@ -260,11 +276,9 @@ class Arena:
             fresh: MatchView | None = None
             if now - checked >= NUDGE_EVERY_S:  # also what the log does not hold: people joining and leaving
                 checked = now
-                table = self.keeper.enforce(self.load(match_id))
-                self.runner.nudge(table)
-                fresh = self._view(table, seat)
-            elif self.store.last_seq(match_id) != view.seq:
-                fresh = self._view(self.runner.table(self.load(match_id)), seat)
+                fresh = await off_loop(self._checked_view, match_id, seat)
+            elif await off_loop(self.store.last_seq, match_id) != view.seq:
+                fresh = await off_loop(self._fresh_view, match_id, seat)
             if fresh is not None and fresh != view:
                 view = fresh
                 sent = now
@@ -272,6 +286,15 @@ class Arena:
             elif now - sent >= settings.heartbeat_s:
                 sent = now
                 yield ": heartbeat\n\n"
+
+    def _checked_view(self, match_id: str, seat: str | None) -> MatchView:
+        """The seat's view after the match's time-outs were enforced and a due model move was scheduled."""
+        table = self.keeper.enforce(self.load(match_id))
+        self.runner.nudge(table)
+        return self._view(table, seat)
+
+    def _fresh_view(self, match_id: str, seat: str | None) -> MatchView:
+        return self._view(self.runner.table(self.load(match_id)), seat)
 
     # -- the process's background work ------------------------------------------------------------------------
 
@@ -285,6 +308,7 @@ class Arena:
 
     async def start(self) -> None:
         """Resume the live matches, then sweep them every ``sweep_s`` in the background."""
+        self.runner.bind(asyncio.get_running_loop())
         await self.resume()
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep_later(), name="arena-sweep")
 

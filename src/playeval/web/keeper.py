@@ -25,6 +25,7 @@ from datetime import UTC, datetime, timedelta
 from playeval.engine.step import MatchOver, take_over
 from playeval.store import LogMoved, MatchClosed, Store
 from playeval.web.errors import ArenaError
+from playeval.web.offload import off_loop
 from playeval.web.runner import ModelRunner
 from playeval.web.settings import ArenaSettings
 from playeval.web.table import Loaded, Table, load
@@ -121,15 +122,19 @@ class SeatKeeper:
     async def sweep(self) -> int:
         """Check every live arena match once: its time-outs, and whether its model step is due; how many moved."""
         moved = 0
-        for web, _ in self.store.web_matches(status="running"):
+        for web, _ in await off_loop(self.store.web_matches, status="running"):
             try:
-                moved += self.runner.nudge(self.enforce(load(self.store, web.match_id)))
+                moved += await off_loop(self.check, web.match_id)
             except ArenaError:
                 continue
             except Exception as err:  # one broken match must not stop the sweep of the others
                 log.error("match %s: the sweep failed with %s", web.match_id, type(err).__name__)
             await asyncio.sleep(0)
         return moved
+
+    def check(self, match_id: str) -> bool:
+        """Enforce one live match's time-outs and schedule its model step if due; whether it was scheduled."""
+        return self.runner.nudge(self.enforce(load(self.store, match_id)))
 
     async def run(self) -> None:
         """Sweep every ``sweep_s`` until cancelled."""

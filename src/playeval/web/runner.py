@@ -8,6 +8,11 @@ moved under it (``LogMoved``: a person's move came in while its model thought) r
 continues from there; the response cache makes a model's redone greedy call cheap. Once it gives the lease back
 the step looks at the log once more, so a person's move that arrived while the lease was held is not left
 unanswered.
+
+Store calls run in worker threads (``off_loop``), so a slow query never stalls the event loop; ``schedule``,
+``nudge`` and ``cancel`` may be called from a worker thread (a request handled there) and hand the task over
+to the loop. The engine's ``advance`` still calls the recorder synchronously: each conditional append of a
+model step is one short transaction on the loop.
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ from playeval.models import ModelError, ModelHub
 from playeval.players import Player
 from playeval.store import LogMoved, MatchClosed, Store
 from playeval.web.errors import ArenaError
+from playeval.web.offload import off_loop
 from playeval.web.settings import ArenaSettings
 from playeval.web.table import Loaded, Table, build_table, load
 from playeval.web.tail import TailRecorder
@@ -55,6 +61,22 @@ class ModelRunner:
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self._again: set[str] = set()
         self._closing = False
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def bind(self, loop: asyncio.AbstractEventLoop) -> None:
+        """The event loop the model steps run on (a worker thread's ``schedule`` hands its task over to it)."""
+        self._loop = loop
+
+    def _in_loop(self, call: Callable[[str], None], match_id: str) -> bool:
+        """Whether this thread runs the loop; if not, ``call(match_id)`` is handed over to the loop."""
+        try:
+            self._loop = asyncio.get_running_loop()
+            return True
+        except RuntimeError:
+            if self._loop is None:
+                raise RuntimeError("the model runner has no event loop yet; start the arena first") from None
+            self._loop.call_soon_threadsafe(call, match_id)
+            return False
 
     def table(self, loaded: Loaded) -> Table:
         return build_table(self.games(loaded.match.game), loaded, self.settings.local_model)
@@ -76,7 +98,7 @@ class ModelRunner:
 
     def schedule(self, match_id: str) -> None:
         """Run the match's due steps in the background (once per process; again if asked while running)."""
-        if self._closing:
+        if self._closing or not self._in_loop(self.schedule, match_id):
             return
         if self.running(match_id):
             self._again.add(match_id)
@@ -93,10 +115,10 @@ class ModelRunner:
                     return
                 if match_id in self._again:
                     continue
-                if seen is None or self.store.last_seq(match_id) == seen:
+                if seen is None or await off_loop(self.store.last_seq, match_id) == seen:
                     return
                 # the log grew after this step last read it (a person moved while it held the lease)
-                if not self.table(load(self.store, match_id)).model_due():
+                if not self.table(await off_loop(load, self.store, match_id)).model_due():
                     return
         except ArenaError:
             return
@@ -106,13 +128,13 @@ class ModelRunner:
 
     async def _step(self, match_id: str) -> int | None:
         """One model step under the lease; the seq of the log as the step last saw it (``None``: no lease)."""
-        if not self.store.take_lease(match_id, self.owner, self.settings.lease_s):
+        if not await off_loop(self.store.take_lease, match_id, self.owner, self.settings.lease_s):
             return None
         renewer = asyncio.get_running_loop().create_task(self._renew(match_id))
         seen: int | None = None
         try:
             for _ in range(MAX_RESTARTS):
-                loaded = load(self.store, match_id)
+                loaded = await off_loop(load, self.store, match_id)
                 seen = loaded.seq
                 if loaded.finished:
                     return seen
@@ -130,23 +152,23 @@ class ModelRunner:
             log.info("match %s ended elsewhere; this step stops", match_id)
         except ModelError as err:
             log.warning("match %s: the model failed (%s); the match is aborted", match_id, type(err).__name__)
-            self.abort(match_id, "the model could not answer, so the match was stopped")
+            await off_loop(self.abort, match_id, "the model could not answer, so the match was stopped")
         except asyncio.CancelledError:
             raise
         except Exception as err:  # keep people from waiting forever; never log the message (it may quote input)
             log.error("match %s: the step failed with %s; the match is aborted", match_id, type(err).__name__)
-            self.abort(match_id, "the server could not continue this match, so it was stopped")
+            await off_loop(self.abort, match_id, "the server could not continue this match, so it was stopped")
         finally:
             renewer.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await renewer
-            self.store.release_lease(match_id, self.owner)
+            await off_loop(self.store.release_lease, match_id, self.owner)
         return seen
 
     async def _renew(self, match_id: str) -> None:
         while True:
             await asyncio.sleep(self.settings.lease_s / 3)
-            if not self.store.renew_lease(match_id, self.owner, self.settings.lease_s):
+            if not await off_loop(self.store.renew_lease, match_id, self.owner, self.settings.lease_s):
                 log.warning("match %s: the lease was lost while the models were moving", match_id)
                 return
 
@@ -177,6 +199,8 @@ class ModelRunner:
                 reason)
 
     def cancel(self, match_id: str) -> None:
+        if not self._in_loop(self.cancel, match_id):
+            return
         task = self._tasks.get(match_id)
         if task is not None:
             task.cancel()

@@ -1,0 +1,364 @@
+"""The leaderboard and the statistics, kept up to date from the store without reading every match per request.
+
+``BoardState`` holds, per finished match, the tallies of the seats it counts (``web.tallies``) and their totals;
+per arena session (a played match) its game and whether it ended with an outcome; the survey answers' counts;
+and the scored retrospective outputs. Each request first reads the store's version in one cheap query -- the
+highest event id, the highest retrospective output id, the number of surveys and of people's seats left --
+and when nothing changed the views are served from memory. When something did, only what changed is read:
+
+* matches that started or ended since the last read: the ``match_started``/``match_ended`` events above the
+  highest event id seen (an index range), each such match read again and its tallies replaced;
+* seats left (a person left, or never came): the left seats, and the matches whose set changed;
+* retrospective outputs above the highest seen, and the survey answers' counts (``GROUP BY``).
+
+Ids are re-read in a window below the highest seen and skipped when already seen, since PostgreSQL may make a
+lower id visible after a higher one (its sequence hands ids out before the commit). More than
+``REBUILD_OVER`` changed matches, or the first request, read everything (``Store.list_matches``).
+
+Every server process keeps its own state; the version query makes each see the others' writes. Safe to call
+from several threads at once (one lock).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Text, cast, func, select
+from sqlalchemy.orm import Session
+
+from playeval.analysis import MatchRetro, MatchRow, score_retro, summarize_procedural
+from playeval.core.events import SeatAssignment
+from playeval.core.game import seat_evaluated
+from playeval.core.match import MatchSpec, Outcome
+from playeval.core.registry import GameRegistry
+from playeval.store import RetroRecord, Store
+from playeval.store.schema import (
+    EventRow,
+    RetroOutputRow,
+    SeatRow,
+    SurveyRow,
+    WebMatchRow,
+    WebSeatRow,
+)
+from playeval.store.schema import MatchRow as StoredMatch
+from playeval.web.tallies import ALL_GAMES, Source, Tally, TallyKey, counted, grouped, model_rows, people_rows
+from playeval.web.views import GameStats, LeaderboardView, StatsView
+
+REBUILD_OVER = 2000
+"""More matches changed than this since the last read: read every match again instead of each."""
+WINDOW = 5000
+"""How far below the highest id seen ids are read again (and skipped when seen)."""
+SURVEY_QUESTIONS: tuple[str, ...] = ("enjoyment", "satisfaction", "frequency")
+PEOPLE = "people"
+"""The player of a person's seat, in a leaderboard row."""
+CHANGES = ("match_started", "match_ended")
+
+
+@dataclass(frozen=True)
+class Version:
+    """What the views were computed from; any change means something to read."""
+
+    events: int
+    retros: int
+    surveys: int
+    left: int
+
+
+@dataclass(frozen=True)
+class _Finished:
+    """A finished match's part of the leaderboard."""
+
+    live: bool
+    tallies: tuple[tuple[TallyKey, Tally], ...]
+    retro: MatchRetro | None
+
+
+class _NewIds:
+    """The ids of one table read so far, in a window below the highest (see the module's note)."""
+
+    def __init__(self) -> None:
+        self.top = 0
+        self.seen: set[int] = set()
+
+    def low(self) -> int:
+        return max(0, self.top - WINDOW)
+
+    def keep(self, rows: Iterable[tuple[int, str]]) -> set[str]:
+        """The match ids of the rows not seen yet; remembers them and forgets ids below the window."""
+        fresh: set[str] = set()
+        for row_id, match_id in rows:
+            if row_id not in self.seen:
+                self.seen.add(row_id)
+                fresh.add(match_id)
+                self.top = max(self.top, row_id)
+        low = self.low()
+        self.seen = {row_id for row_id in self.seen if row_id > low}
+        return fresh
+
+
+class _Reading:
+    """What one read of the matches parsed already: outcomes by their stored JSON, and the seat tallies they
+    give (many matches end alike). A seat's tally is never changed once made (only totals are)."""
+
+    def __init__(self) -> None:
+        self._outcomes: dict[str, Outcome] = {}
+        self._tallies: dict[tuple[str, int, str, str, int | None], Tally] = {}
+
+    def tally(self, game: str, level: int, outcome_text: str, seat: str, variant: int | None) -> Tally:
+        key = (game, level, outcome_text, seat, variant)
+        found = self._tallies.get(key)
+        if found is None:
+            outcome = self._outcomes.get(outcome_text)
+            if outcome is None:
+                outcome = self._outcomes[outcome_text] = Outcome.model_validate_json(outcome_text)
+            found = self._tallies[key] = Tally.of(MatchRow(game=game, level=level, model="", seat=seat,
+                                                           variant=variant, outcome=outcome, tokens=0, seconds=0.0))
+        return found
+
+
+class BoardState:
+    """The numbers behind the leaderboard and the statistics of one store, for one server process."""
+
+    def __init__(self, store: Store, registry: GameRegistry) -> None:
+        self.store = store
+        self.registry = registry
+        self._lock = threading.Lock()
+        self._version: Version | None = None
+        self._finished: dict[str, _Finished] = {}
+        self._totals: dict[TallyKey, Tally] = defaultdict(Tally)
+        self._sessions: dict[str, tuple[str, bool]] = {}
+        self._left: dict[str, frozenset[str]] = {}
+        self._retro_outputs: dict[str, list[RetroRecord]] = {}
+        self._surveys: dict[str, dict[str, int]] = _no_answers()
+        self._survey_count = 0
+        self._events = _NewIds()
+        self._retro_ids = _NewIds()
+        self._boards: dict[tuple[str, Source], LeaderboardView] = {}
+        self._stats: StatsView | None = None
+
+    # -- the views --------------------------------------------------------------------------------------------
+
+    def leaderboard(self, game: str = ALL_GAMES, source: Source = "all") -> LeaderboardView:
+        with self._lock:
+            self._refresh()
+            board = self._boards.get((game, source))
+            if board is None:
+                board = self._boards[(game, source)] = self._board(game, source)
+            return board
+
+    def stats(self) -> StatsView:
+        with self._lock:
+            self._refresh()
+            if self._stats is None:
+                self._stats = self._statistics()
+            return self._stats
+
+    def _board(self, game: str, source: Source) -> LeaderboardView:
+        retros = [entry.retro for entry in self._finished.values()
+                  if entry.retro is not None and counted(TallyKey(entry.live, False, entry.retro.game, ""), source,
+                                                         game)]
+        procedural = {(s.game, s.model): s.values for s in summarize_procedural(retros, self.registry)}
+        models = grouped(self._totals, source, game, human=False)
+        if game == ALL_GAMES:
+            metrics: dict[str, dict[str, float | None]] = defaultdict(dict)
+            for (game_id, model), values in procedural.items():
+                metrics[model].update({f"{game_id}:{name}": value for name, value in values.items()})
+            rows = model_rows(models, lambda _game, model: metrics.get(model, {}))
+        else:
+            rows = model_rows(models, lambda game_id, model: procedural.get((game_id, model), {}))
+        return LeaderboardView(game=game, source=source, rows=rows,
+                               people=people_rows(grouped(self._totals, source, game, human=True)))
+
+    def _statistics(self) -> StatsView:
+        by_game: dict[str, list[bool]] = defaultdict(list)
+        for game, useful in self._sessions.values():
+            by_game[game].append(useful)
+        started = len(self._sessions)
+        finished = sum(useful for _, useful in self._sessions.values())
+        return StatsView(
+            matches_started=started,
+            matches_finished=finished,
+            useful_session_rate=finished / started if started else None,
+            by_game={game: GameStats(started=len(flags), finished=sum(flags),
+                                     useful_session_rate=sum(flags) / len(flags))
+                     for game, flags in sorted(by_game.items())},
+            surveys=self._survey_count,
+            survey_distributions={question: dict(counts) for question, counts in self._surveys.items()},
+        )
+
+    # -- reading what changed ---------------------------------------------------------------------------------
+
+    def _read_version(self, session: Session) -> Version:
+        row = session.execute(select(
+            select(func.coalesce(func.max(EventRow.id), 0)).scalar_subquery(),
+            select(func.coalesce(func.max(RetroOutputRow.id), 0)).scalar_subquery(),
+            select(func.count()).select_from(SurveyRow).scalar_subquery(),
+            select(func.count()).select_from(WebSeatRow).where(WebSeatRow.left_at.is_not(None)).scalar_subquery(),
+        )).one()
+        return Version(events=int(row[0]), retros=int(row[1]), surveys=int(row[2]), left=int(row[3]))
+
+    def _refresh(self) -> None:
+        with Session(self.store.engine) as session:
+            version = self._read_version(session)
+            if version == self._version:
+                return
+            if self._version is None:
+                self._rebuild(session, version)
+                return
+            changed: set[str] = set()
+            if version.left != self._version.left:
+                changed |= self._read_left(session)
+            if version.surveys != self._version.surveys:
+                self._read_surveys(session)
+                self._stats = None
+            if version.retros != self._version.retros:
+                changed |= self._new_retros(session)
+            if version.events != self._version.events:
+                changed |= self._events.keep(session.execute(
+                    select(EventRow.id, EventRow.match_id)
+                    .where(EventRow.id > self._events.low(), EventRow.type.in_(CHANGES))))
+            if len(changed) > REBUILD_OVER:
+                self._rebuild(session, version)
+                return
+            for match_id in changed:
+                self._drop(match_id)
+            self._read_matches(session, changed)
+        self._version = version
+        if changed:
+            self._boards.clear()
+            self._stats = None
+
+    def _read_left(self, session: Session) -> set[str]:
+        """Read the left seats again; the matches whose left seats changed."""
+        left: dict[str, set[str]] = defaultdict(set)
+        for match_id, seat in session.execute(select(WebSeatRow.match_id, WebSeatRow.seat)
+                                              .where(WebSeatRow.left_at.is_not(None))):
+            left[match_id].add(seat)
+        fresh = {match_id: frozenset(seats) for match_id, seats in left.items()}
+        changed = {match_id for match_id in fresh.keys() | self._left.keys()
+                   if fresh.get(match_id) != self._left.get(match_id)}
+        self._left = fresh
+        return changed
+
+    def _read_surveys(self, session: Session) -> None:
+        counts = _no_answers()
+        for question in SURVEY_QUESTIONS:
+            column = getattr(SurveyRow, question)
+            for value, count in session.execute(select(column, func.count()).group_by(column)):
+                counts[question][str(value)] = int(count)
+        self._surveys = counts
+        self._survey_count = sum(counts[SURVEY_QUESTIONS[0]].values())
+
+    def _new_retros(self, session: Session) -> set[str]:
+        changed = self._retro_ids.keep(session.execute(
+            select(RetroOutputRow.id, RetroOutputRow.match_id).where(RetroOutputRow.id > self._retro_ids.low())
+        ))
+        for match_id in changed:
+            self._retro_outputs[match_id] = self.store.retro_outputs(match_id)
+        return changed
+
+    def _rebuild(self, session: Session, version: Version) -> None:
+        """Read everything: the ids now in the windows first (what they hold is read after them)."""
+        self._events = _NewIds()
+        self._events.keep(session.execute(select(EventRow.id, EventRow.match_id).where(
+            EventRow.id > max(0, version.events - WINDOW), EventRow.type.in_(CHANGES))))
+        self._events.top = max(self._events.top, version.events)
+        self._retro_ids = _NewIds()
+        self._retro_ids.keep(session.execute(select(RetroOutputRow.id, RetroOutputRow.match_id).where(
+            RetroOutputRow.id > max(0, version.retros - WINDOW))))
+        self._retro_ids.top = max(self._retro_ids.top, version.retros)
+        self._left = {}
+        self._read_left(session)
+        self._read_surveys(session)
+        self._retro_outputs = self.store.all_retro_outputs()
+        self._finished = {}
+        self._totals = defaultdict(Tally)
+        self._sessions = {}
+        self._read_matches(session, None)
+        self._version = version
+        self._boards.clear()
+        self._stats = None
+
+    # -- matches ----------------------------------------------------------------------------------------------
+
+    def _read_matches(self, session: Session, match_ids: Iterable[str] | None) -> None:
+        """Add the arena sessions and the finished matches among ``match_ids`` (every one for ``None``): read
+        with plain column queries, a match's JSON spec parsed only for a seat that does not record whether it
+        is evaluated (logs of schema version 1)."""
+        for where in _chunks(match_ids):
+            query = (select(StoredMatch.id, StoredMatch.game, StoredMatch.status, StoredMatch.outcome)
+                     .join(WebMatchRow, WebMatchRow.match_id == StoredMatch.id).where(WebMatchRow.mode == "play"))
+            for match_id, game, status, outcome in session.execute(query if where is None else
+                                                                   query.where(StoredMatch.id.in_(where))):
+                useful = status == "finished" and outcome is not None and outcome.get("status") != "aborted"
+                self._sessions[match_id] = (game, useful)
+            finished = (StoredMatch.status == "finished", StoredMatch.outcome.is_not(None))
+            seats: dict[str, list[Any]] = defaultdict(list)
+            query = (select(SeatRow.match_id, SeatRow.seat, SeatRow.player_kind, SeatRow.model,
+                            SeatRow.prompt_variant, SeatRow.evaluated)
+                     .join(StoredMatch, SeatRow.match_id == StoredMatch.id).where(*finished))
+            for seat_row in session.execute(query if where is None else query.where(StoredMatch.id.in_(where))):
+                seats[seat_row[0]].append(seat_row)
+            query = (select(StoredMatch.id, StoredMatch.run_id, StoredMatch.game, StoredMatch.level,
+                            cast(StoredMatch.outcome, Text), cast(StoredMatch.spec, Text)).where(*finished))
+            reading = _Reading()
+            for match_row in session.execute(query if where is None else query.where(StoredMatch.id.in_(where))):
+                self._add_finished(match_row, seats.get(match_row[0], []), reading)
+
+    def _add_finished(self, match_row: Any, seats: Sequence[Any], reading: _Reading) -> None:
+        """A finished match from its row and its seats' rows: its tallies and scored retrospective outputs."""
+        match_id, run_id, game_id, level, outcome_text, spec_text = match_row
+        if game_id not in self.registry.ids():
+            return
+        game = self.registry.get(game_id)
+        gone = self._left.get(match_id, frozenset())
+        live = run_id is None
+        spec: MatchSpec | None = None
+        tallies: list[tuple[TallyKey, Tally]] = []
+        for _, seat, kind, model, variant, evaluated in seats:
+            if seat in gone:
+                continue
+            human = kind == "human"
+            if not human and not evaluated:
+                if evaluated is not None:
+                    continue
+                spec = spec or MatchSpec.model_validate_json(spec_text)
+                assignment = SeatAssignment(seat=seat, player_kind=kind, model=model, prompt_variant=variant)
+                if not seat_evaluated(game, spec, assignment):
+                    continue
+            player = PEOPLE if human else (model or kind)
+            tallies.append((TallyKey(live, human, game_id, seat if human else player),
+                            reading.tally(game_id, level, outcome_text, seat, variant)))
+        if not tallies:
+            return
+        outputs = self._retro_outputs.get(match_id)
+        with_model = any(not key.human for key, _ in tallies)
+        retro = score_retro(game, self.store.get_match(match_id), outputs) if outputs and with_model else None
+        self._finished[match_id] = _Finished(live, tuple(tallies), retro)
+        for key, tally in tallies:
+            self._totals[key].add(tally)
+
+    def _drop(self, match_id: str) -> None:
+        self._sessions.pop(match_id, None)
+        entry = self._finished.pop(match_id, None)
+        if entry is not None:
+            for key, tally in entry.tallies:
+                self._totals[key].add(tally, -1)
+
+
+def _chunks(match_ids: Iterable[str] | None) -> Iterable[list[str] | None]:
+    """``None`` (every match) once, or the ids 500 at a time."""
+    if match_ids is None:
+        yield None
+        return
+    ids = sorted(match_ids)
+    for start in range(0, len(ids), 500):
+        yield ids[start:start + 500]
+
+
+def _no_answers() -> dict[str, dict[str, int]]:
+    return {question: {str(value): 0 for value in range(1, 6)} for question in SURVEY_QUESTIONS}
