@@ -31,7 +31,7 @@ def walker(request: ModelRequest) -> str:
 
 
 def make_spec() -> MatchSpec:
-    return MatchSpec(game="akinator", level=1, seed=3, secret=SECRET, variants={GUESSER: 1, ANSWERER: 0})
+    return MatchSpec(game="akinator", level=1, seed=3, setup={"secret": SECRET}, variants={GUESSER: 1, ANSWERER: 0})
 
 
 SEATS = (SeatAssignment(seat=GUESSER, player_kind="llm", model="mock/walker"),

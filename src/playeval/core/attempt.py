@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 from playeval.core.ask import Ask, CallRecord
 from playeval.core.errors import MoveError
@@ -42,12 +43,22 @@ class Attempt:
         return (not self.ask_recorded) + 1 + (self.error is not None or self.action is not None)
 
     def events(self, call_ids: Sequence[int]) -> list[Event]:
-        """The events of this try, given the stored ids of its model calls."""
+        """The events of this try, given the stored ids of its model calls. Without ids they are built once: the
+        game master's log and a recorder share them (events are immutable)."""
+        if not call_ids:
+            return list(self._events_without_ids)
+        return self._build_events(tuple(call_ids))
+
+    @cached_property
+    def _events_without_ids(self) -> tuple[Event, ...]:
+        return tuple(self._build_events(()))
+
+    def _build_events(self, call_ids: tuple[int, ...]) -> list[Event]:
         ask = self.ask
         found: list[Event] = []
         if not self.ask_recorded:
             found.append(AskIssued(seat=ask.seat, role=ask.role, kind=ask.kind, attempt=ask.attempt))
-        found.append(ReplyReceived(seat=ask.seat, role=ask.role, text=self.text, call_ids=tuple(call_ids)))
+        found.append(ReplyReceived(seat=ask.seat, role=ask.role, text=self.text, call_ids=call_ids))
         if self.error is not None:
             found.append(ReplyRejected(seat=ask.seat, role=ask.role, error=self.error.kind,  # type: ignore[arg-type]
                                        reason=self.error.reason, text=self.text))

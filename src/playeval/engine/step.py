@@ -127,9 +127,10 @@ async def advance(game: Game[Any], spec: MatchSpec, events: Sequence[Event], pla
         if not runnable:
             return StepResult(state=state, outcome=None, waiting_for=tuple(ask.party for ask in waiting),
                               moves=moves)
-        played = await asyncio.gather(*(
-            play_move(game, state, ask, players[ask.party], asked=ask_recorded(log, ask))  # type: ignore[arg-type]
-            for ask in runnable))
+        plays = (play_move(game, state, ask, players[ask.party], asked=ask_recorded(log, ask))  # type: ignore[arg-type]
+                 for ask in runnable)
+        # One open ask (most turns) is awaited directly: a task per move would cost more than a scripted move.
+        played = [await next(plays)] if len(runnable) == 1 else await asyncio.gather(*plays)
         state, outcome = _record(game, state, list(played), recorder, match_id, log)
         moves += len(played)
         if outcome is None:

@@ -12,29 +12,63 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import insert
+from sqlalchemy import Table, func, insert, select, update
 from sqlalchemy.orm import Session
 
 from playeval.core.attempt import Attempt
-from playeval.core.events import Event
+from playeval.core.errors import NotFoundError
+from playeval.core.events import Event, MatchEnded
+from playeval.core.match import Outcome
 from playeval.store._rows import call_values, event_values
-from playeval.store.schema import EventRow, ModelCallRow
+from playeval.store.errors import MatchClosed
+from playeval.store.schema import Base, EventRow, MatchRow, ModelCallRow
 
 Entry = Attempt | Event
 """One entry of a log tail: a try of a move (its calls and events) or a single event."""
+
+
+def core(row: type[Base]) -> Table:
+    """The Core table of a mapped class: inserting through it skips the ORM's bookkeeping per row."""
+    table = row.__table__
+    if not isinstance(table, Table):
+        raise TypeError(f"{row.__name__} is not mapped to a table")
+    return table
 
 
 def insert_calls_bulk(session: Session, values: Sequence[dict[str, Any]]) -> list[int]:
     """Insert model calls in one statement; their ids, in the order given."""
     if not values:
         return []
-    table = ModelCallRow.__table__
+    table = core(ModelCallRow)
     statement = insert(table).returning(table.c.id, sort_by_parameter_order=True)
     return list(session.connection().execute(statement, list(values)).scalars())
 
 
-def write_tail(session: Session, match_id: str, first_seq: int, entries: Sequence[Entry], when: datetime) -> int:
-    """Insert ``entries`` from ``first_seq`` on; returns the seq the next event would take."""
+def open_log_end(session: Session, match_id: str) -> int:
+    """The last seq of a running match's log, with its status checked (:class:`NotFoundError`,
+    :class:`MatchClosed`). On PostgreSQL the match's row is locked first against concurrent appends, and the log's
+    end read after the lock in a statement of its own (one that waited for the lock would still see the log of
+    its start); SQLite's writers are serialized by ``BEGIN IMMEDIATE``, so one statement reads both."""
+    connection = session.connection()
+    status_query = select(MatchRow.status).where(MatchRow.id == match_id)
+    last = select(func.max(EventRow.seq)).where(EventRow.match_id == match_id).scalar_subquery()
+    if connection.dialect.name == "postgresql":
+        status = connection.execute(status_query.with_for_update(key_share=True)).scalar()
+        end = connection.execute(select(last)).scalar() if status is not None else None
+    else:
+        found = connection.execute(select(MatchRow.status, last).where(MatchRow.id == match_id)).first()
+        status, end = (None, None) if found is None else (found[0], found[1])
+    if status is None:
+        raise NotFoundError(f"no match with id {match_id!r}")
+    if status != "running":
+        raise MatchClosed(match_id)
+    return int(end or 0)
+
+
+def write_tail(session: Session, match_id: str, first_seq: int, entries: Sequence[Entry], when: datetime,
+               outcome: Outcome | None = None) -> int:
+    """Insert ``entries`` from ``first_seq`` on, and with ``outcome`` the match's end (``MatchEnded`` and the
+    row's status, outcome and end time); returns the seq the next event would take."""
     calls = [call_values(match_id, entry.ask.seat, entry.ask.role, call, when, parsed=entry.parsed,
                          error=entry.call_error)
              for entry in entries if isinstance(entry, Attempt) for call in entry.calls]
@@ -46,6 +80,13 @@ def write_tail(session: Session, match_id: str, first_seq: int, entries: Sequenc
         for event in events:
             values.append(event_values(match_id, seq, event, when))
             seq += 1
+    if outcome is not None:
+        values.append(event_values(match_id, seq, MatchEnded(outcome=outcome), when))
+        seq += 1
+    connection = session.connection()
     if values:
-        session.connection().execute(insert(EventRow.__table__), values)  # Core: no ORM bookkeeping per row
+        connection.execute(insert(core(EventRow)), values)  # Core: no ORM bookkeeping per row
+    if outcome is not None:
+        connection.execute(update(core(MatchRow)).where(MatchRow.id == match_id)
+                           .values(status="finished", outcome=outcome.model_dump(mode="json"), ended_at=when))
     return seq

@@ -12,7 +12,6 @@ from __future__ import annotations
 import secrets
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from datetime import datetime
 from types import TracebackType
 from typing import Any, Self, get_args
 
@@ -28,22 +27,19 @@ from playeval.core.errors import NotFoundError
 from playeval.core.events import Event, MatchEnded, MatchStarted, RoleAssignment, SeatAssignment
 from playeval.core.match import MatchSpec, Outcome
 from playeval.store._arena import ArenaTables
-from playeval.store._log import Entry, write_tail
+from playeval.store._log import Entry, core, open_log_end, write_tail
 from playeval.store._retro import RetroTables
 from playeval.store._rows import (
     call_values,
     check_tail,
-    event_row,
     event_values,
     get_match,
     get_run,
     insert_calls,
     match_id_at,
-    next_seq,
     now,
     records,
     require_exists,
-    require_running,
 )
 from playeval.store.convert import call_row, event_record, run_record
 from playeval.store.engine import create_store_engine, unavailable, writer
@@ -207,18 +203,24 @@ class Store(ArenaTables, RetroTables):
     def _insert_match(self, session: Session, match_id: str, spec: MatchSpec, seats: tuple[SeatAssignment, ...],
                       roles: tuple[RoleAssignment, ...], run_id: str | None, match_index: int | None,
                       evaluated_model: str | None) -> None:
+        """The match's rows and its ``MatchStarted`` event, through SQLAlchemy Core (a statement per table)."""
         when = now()
-        session.add(MatchRow(id=match_id, run_id=run_id, match_index=match_index, game=spec.game, level=spec.level,
-                             seed=spec.seed, spec=spec.model_dump(mode="json"), status="running", outcome=None,
-                             evaluated_model=evaluated_model, created_at=when, ended_at=None))
-        session.flush()
-        session.add_all(SeatRow(match_id=match_id, seat=seat.seat, position=position, player_kind=seat.player_kind,
-                                model=seat.model, prompt_variant=seat.prompt_variant, evaluated=seat.evaluated)
-                        for position, seat in enumerate(seats))
-        session.add_all(RoleRow(match_id=match_id, role=role.role, position=position, player_kind=role.player_kind,
-                                model=role.model, seat=role.seat)
-                        for position, role in enumerate(roles))
-        session.add(event_row(match_id, 1, MatchStarted(spec=spec, seats=seats, roles=roles), when))
+        connection = session.connection()
+        connection.execute(insert(core(MatchRow)), [{
+            "id": match_id, "run_id": run_id, "match_index": match_index, "game": spec.game, "level": spec.level,
+            "seed": spec.seed, "spec": spec.model_dump(mode="json"), "status": "running", "outcome": None,
+            "evaluated_model": evaluated_model, "created_at": when, "ended_at": None}])
+        if seats:
+            connection.execute(insert(core(SeatRow)), [{
+                "match_id": match_id, "seat": seat.seat, "position": position, "player_kind": seat.player_kind,
+                "model": seat.model, "prompt_variant": seat.prompt_variant, "evaluated": seat.evaluated}
+                for position, seat in enumerate(seats)])
+        if roles:
+            connection.execute(insert(core(RoleRow)), [{
+                "match_id": match_id, "role": role.role, "position": position, "player_kind": role.player_kind,
+                "model": role.model, "seat": role.seat} for position, role in enumerate(roles)])
+        connection.execute(insert(core(EventRow)),
+                           [event_values(match_id, 1, MatchStarted(spec=spec, seats=seats, roles=roles), when)])
 
     def append_event(self, match_id: str, event: Event, *, after_seq: int | None = None) -> int:
         """Append ``event`` to a running match's log; returns its seq (1 is ``MatchStarted``).
@@ -229,10 +231,9 @@ class Store(ArenaTables, RetroTables):
         if isinstance(event, (MatchStarted, MatchEnded)):
             raise TypeError(f"{event.type} events are written by create_match / finish_match, not append_event")
         with self._write() as session:
-            require_running(session, match_id)
-            seq = next_seq(session, match_id)
+            seq = open_log_end(session, match_id) + 1
             check_tail(match_id, seq, after_seq)
-            session.execute(insert(EventRow), [event_values(match_id, seq, event, now())])
+            session.connection().execute(insert(core(EventRow)), [event_values(match_id, seq, event, now())])
         return seq
 
     def append_move(self, match_id: str, attempts: Sequence[Attempt], *, after_seq: int | None = None) -> int:
@@ -240,8 +241,7 @@ class Store(ArenaTables, RetroTables):
         them, or the error) and its events. Returns the last seq; ``after_seq`` as for :meth:`append_event`."""
         when = now()
         with self._write() as session:
-            require_running(session, match_id)
-            seq = next_seq(session, match_id)
+            seq = open_log_end(session, match_id) + 1
             check_tail(match_id, seq, after_seq)
             return write_tail(session, match_id, seq, attempts, when) - 1
 
@@ -258,15 +258,9 @@ class Store(ArenaTables, RetroTables):
         for entry in entries:
             if isinstance(entry, (MatchStarted, MatchEnded)):
                 raise TypeError(f"{entry.type} events are written by create_match / finish_match, not append_tail")
-        when = now()
         with self._write() as session:
-            require_running(session, match_id)
-            check_tail(match_id, next_seq(session, match_id), after_seq)
-            seq = write_tail(session, match_id, after_seq + 1, entries, when)
-            if outcome is not None:
-                _end_match(session, match_id, seq, outcome, when)
-                seq += 1
-        return seq - 1
+            check_tail(match_id, open_log_end(session, match_id) + 1, after_seq)
+            return write_tail(session, match_id, after_seq + 1, entries, now(), outcome) - 1
 
     def finish_match(self, match_id: str, outcome: Outcome, *, after_seq: int | None = None) -> None:
         """End a match: append ``MatchEnded`` and set the row's status, outcome and end time together.
@@ -274,10 +268,9 @@ class Store(ArenaTables, RetroTables):
         ``after_seq`` makes it conditional, as for :meth:`append_event`.
         """
         with self._write() as session:
-            require_running(session, match_id)
-            seq = next_seq(session, match_id)
+            seq = open_log_end(session, match_id) + 1
             check_tail(match_id, seq, after_seq)
-            _end_match(session, match_id, seq, outcome, now())
+            write_tail(session, match_id, seq, (), now(), outcome)
 
     def last_seq(self, match_id: str) -> int:
         """The seq of a match's last event (cheap: what a live view polls)."""
@@ -356,11 +349,3 @@ class Store(ArenaTables, RetroTables):
                 select(ModelCallRow).where(ModelCallRow.match_id == match_id).order_by(ModelCallRow.id)
             )
             return [call_row(row) for row in rows]
-
-
-def _end_match(session: Session, match_id: str, seq: int, outcome: Outcome, when: datetime) -> None:
-    """``MatchEnded`` at ``seq`` and the row's status, outcome and end time (the match was checked running)."""
-    session.execute(insert(EventRow), [event_values(match_id, seq, MatchEnded(outcome=outcome), when)])
-    session.execute(update(MatchRow).where(MatchRow.id == match_id)
-                    .values(status="finished", outcome=outcome.model_dump(mode="json"), ended_at=when)
-                    .execution_options(synchronize_session=False))

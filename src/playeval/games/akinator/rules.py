@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Literal
 
 from playeval.core.ask import Ask, OutputConstraint
@@ -100,6 +100,9 @@ class AkinatorState:
     spec: MatchSpec
     turns: tuple[Turn, ...] = ()
     won: bool = False
+    said: tuple[tuple[Turn, Message, Message], ...] = field(default=(), compare=False, repr=False)
+    """The guesser's conversation as built so far: each answered turn with its two messages, built once when the
+    turn is answered rather than for every ask (a cache: only entries whose turn is the state's turn are used)."""
 
     @property
     def secret(self) -> str | None:
@@ -236,10 +239,21 @@ class Akinator(GameBase):
             system(prompts.guesser_system(state.spec.variants.get(GUESSER, 0), state.limit, state.answers)),
             user(prompts.OPENING.format(limit=state.limit)),
         ]
-        for turn in state.turns:
-            messages.append(assistant(turn.said()))
-            messages.append(user(self._feedback(state, turn)))
+        said = state.said
+        for index, turn in enumerate(state.turns):
+            if index < len(said) and said[index][0] is turn:
+                messages.extend(said[index][1:])
+            else:
+                messages.extend(self._turn_messages(state, turn))
         return tuple(messages)
+
+    def _turn_messages(self, state: AkinatorState, turn: Turn) -> tuple[Message, Message]:
+        return assistant(turn.said()), user(self._feedback(state, turn))
+
+    def _answered(self, state: AkinatorState, turns: tuple[Turn, ...], *, won: bool = False) -> AkinatorState:
+        """``state`` with ``turns``, whose last turn has just been answered: its messages join ``said``."""
+        return replace(state, turns=turns, won=won,
+                       said=(*state.said, (turns[-1], *self._turn_messages(state, turns[-1]))))
 
     def _guesser_ask(self, state: AkinatorState) -> Ask:
         number = len(state.turns) + 1
@@ -344,7 +358,7 @@ class Akinator(GameBase):
                 return replace(state, turns=(*state.turns, replace(turn, answer="Yes", confirmed_by_rules=True)),
                                won=True)
             if action.kind == "guess" and is_category(action.text):
-                return replace(state, turns=(*state.turns, replace(turn, answer="No", category=True)))
+                return self._answered(state, (*state.turns, replace(turn, answer="No", category=True)))
             return replace(state, turns=(*state.turns, turn))
         if action.seat == ANSWERER or action.role == JUDGE:
             if pending is None:
@@ -359,7 +373,7 @@ class Akinator(GameBase):
                 raise RuleViolation(f"expected one of {', '.join(allowed)}.")
             answered = replace(pending, answer=action.text)
             won = pending.kind == "guess" and action.text == "Yes"
-            return replace(state, turns=(*state.turns[:-1], answered), won=won)
+            return self._answered(state, (*state.turns[:-1], answered), won=won)
         raise RuleViolation(f"unknown seat or role {action.party!r}.")
 
     def outcome(self, state: AkinatorState) -> Outcome | None:
