@@ -62,9 +62,10 @@ _PLACEHOLDERS = frozenset({"object", "thing", "something", "item", "it", "this",
 # answer it No, as a person would, instead of asking the answerer; a lenient 1.5B answerer confirmed "a man-made
 # object" for eyeglasses. It uses the turn like any wrong guess.
 _GENERIC_HEADS = frozenset({"object", "thing", "item", "stuff", "something", "anything", "everything"})
-# Two objects in one guess: "a cat or a dog", "a cat/a dog", "a cat? This is a guess -- are you thinking of a dog".
-# One secret has " or " ("a dishwasher detergent or cleaning agent"): a guess that names it is read as one.
-_TWO_OBJECTS = re.compile(r"\s(?:or|and/or)\s|/|\?", re.IGNORECASE)
+# Two objects in one guess: "a cat or a dog", "a cat/a dog", "a cat, a dog", "a cat? This is a guess -- are you
+# thinking of a dog". One secret has " or " ("a dishwasher detergent or cleaning agent"): a guess that names it is
+# read as one. " and " is left alone: names have it ("a bow and arrow").
+_TWO_OBJECTS = re.compile(r"\s(?:or|and/or)\s|/|\?|,\s*(?:or\s+)?(?:a|an|the)\s", re.IGNORECASE)
 _DECORATION = re.compile(r"^[\s*_`\"'>#]+|[\s*_`\"']+$")
 
 
