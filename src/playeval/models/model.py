@@ -6,6 +6,7 @@ import asyncio
 import logging
 import random
 import time
+from collections.abc import Awaitable, Callable
 
 from playeval.core.ask import CallRecord
 from playeval.models.backoff import Backoff
@@ -17,16 +18,27 @@ from playeval.models.usage import Usage
 
 _log = logging.getLogger(__name__)
 
+DEFAULT_MAX_RETRY_S = 120.0
+"""Default bound on the time one call may spend on its attempts and the waits between them."""
+
 
 class Model:
     """A model at one address (``provider/name``), as players and judges use it.
 
     ``generate`` first looks the request up in the response cache (the key is
     the address and the request without ``affinity``). On a miss it takes a
-    slot of the provider's semaphore, calls the provider under a timeout and
-    retries transient failures and timeouts with exponential backoff and full
-    jitter, up to ``max_retries`` retries. A fresh result is stored in the
-    cache. A cache hit comes back with ``cached=True``, ``attempts=0`` and the
+    slot of the provider's semaphore, calls the provider under a timeout of
+    ``timeout_s`` and retries transient failures and timeouts, up to
+    ``max_retries`` retries and within ``max_retry_s`` seconds from the start
+    of the first attempt: the first attempt always gets its whole timeout, a
+    later one at most what is left of that bound, and no retry starts once it
+    has passed. Before a retry it waits what the provider asked for
+    (``TransientModelError.retry_after_s``, an HTTP 429's ``Retry-After``, plus
+    up to 10 % so that calls refused together do not return together), giving
+    up at once if that does not fit in the bound; otherwise exponential backoff
+    with full jitter. ``clock`` and ``sleep`` (``time.monotonic`` and
+    ``asyncio.sleep``) measure the bound and wait; tests pass fakes. A fresh
+    result is stored in the cache. A cache hit comes back with ``cached=True``, ``attempts=0`` and the
     (near zero) latency of the lookup; its token counts are those of the
     original call.
     """
@@ -41,15 +53,20 @@ class Model:
         limiter: asyncio.Semaphore,
         timeout_s: float = 300.0,
         max_retries: int = 4,
+        max_retry_s: float = DEFAULT_MAX_RETRY_S,
         backoff_base_s: float = 0.5,
         backoff_cap_s: float = 20.0,
         rng: random.Random | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
         prices: PriceTable | None = None,
     ) -> None:
         if max_retries < 0:
             raise ValueError("max_retries must be >= 0")
         if timeout_s <= 0:
             raise ValueError("timeout_s must be > 0")
+        if max_retry_s < 0:
+            raise ValueError("max_retry_s must be >= 0")
         self._address = address
         self._provider = provider
         self._model_name = model_name
@@ -57,8 +74,11 @@ class Model:
         self._limiter = limiter
         self._timeout_s = timeout_s
         self._max_retries = max_retries
+        self._max_retry_s = max_retry_s
         self._backoff = Backoff(base_s=backoff_base_s, cap_s=backoff_cap_s)
         self._rng = rng if rng is not None else random.Random()
+        self._clock = clock
+        self._sleep = sleep
         self._usage = Usage()
         self._price = (prices if prices is not None else load_prices()).price(address)
 
@@ -73,6 +93,16 @@ class Model:
     @property
     def provider(self) -> Provider:
         return self._provider
+
+    @property
+    def timeout_s(self) -> float:
+        """Seconds one attempt may take."""
+        return self._timeout_s
+
+    @property
+    def max_retry_s(self) -> float:
+        """Seconds from a call's first attempt after which it is not retried any more."""
+        return self._max_retry_s
 
     @property
     def usage(self) -> Usage:
@@ -127,31 +157,56 @@ class Model:
     async def _call_with_retries(self, request: ModelRequest) -> tuple[ProviderResult, int, float]:
         """Return the result, the number of attempts and the latency of the successful attempt."""
         attempts = 0
+        deadline = 0.0
+        failure: ModelError = ModelError(f"{self._address}: no attempt made")
         while True:
-            attempts += 1
-            self._usage = self._usage.model_copy(update={"attempts": self._usage.attempts + 1})
-            try:
-                async with self._limiter:
+            async with self._limiter:
+                now = self._clock()
+                if attempts == 0:
+                    deadline = now + self._max_retry_s
+                timeout = self._timeout_s if attempts == 0 else min(self._timeout_s, deadline - now)
+                if timeout <= 0:
+                    raise self._give_up(attempts, f"the {self._max_retry_s:g} s retry bound has passed", failure)
+                attempts += 1
+                self._usage = self._usage.model_copy(update={"attempts": self._usage.attempts + 1})
+                try:
                     started = time.perf_counter()
-                    result = await asyncio.wait_for(
-                        self._provider.generate(self._model_name, request), timeout=self._timeout_s
-                    )
+                    result = await asyncio.wait_for(self._provider.generate(self._model_name, request), timeout)
                     return result, attempts, time.perf_counter() - started
-            except TimeoutError:
-                failure: ModelError = TransientModelError(f"{self._address}: no reply within {self._timeout_s:g} s")
-            except TransientModelError as exc:
-                failure = exc
-            except ModelError:
-                self._count_failure()
-                raise
+                except TimeoutError:
+                    failure = TransientModelError(f"{self._address}: no reply within {timeout:g} s")
+                except TransientModelError as exc:
+                    failure = exc
+                except ModelError:
+                    self._count_failure()
+                    raise
             if attempts > self._max_retries:
-                self._count_failure()
-                raise ModelError(
-                    f"{self._address}: gave up after {attempts} attempts; last error: {failure}"
-                ) from failure
-            delay = self._backoff.delay(attempts, self._rng)
+                raise self._give_up(attempts, "", failure)
+            delay, why = self._retry_delay(attempts, failure, deadline - self._clock())
+            if why:
+                raise self._give_up(attempts, why, failure)
             _log.warning("%s: attempt %d failed (%s); retrying in %.2f s", self._address, attempts, failure, delay)
-            await asyncio.sleep(delay)
+            await self._sleep(delay)
+
+    def _retry_delay(self, attempts: int, failure: ModelError, remaining: float) -> tuple[float, str]:
+        """The wait before the next attempt, or why there is none (``remaining``: seconds left of the bound)."""
+        asked = failure.retry_after_s if isinstance(failure, TransientModelError) else None
+        if asked is not None and asked > 0:
+            if asked >= remaining:
+                return 0.0, (f"the provider asked to wait {asked:g} s, more than the {max(0.0, remaining):.3g} s "
+                             f"left of the {self._max_retry_s:g} s retry bound")
+            return min(asked * (1.0 + 0.1 * self._rng.random()), remaining), ""
+        if remaining <= 0:
+            return 0.0, f"the {self._max_retry_s:g} s retry bound has passed"
+        return min(self._backoff.delay(attempts, self._rng), remaining), ""
+
+    def _give_up(self, attempts: int, why: str, failure: ModelError) -> ModelError:
+        """The final error of a call that is not retried any more (counted as a failed call)."""
+        self._count_failure()
+        because = f" ({why})" if why else ""
+        error = ModelError(f"{self._address}: gave up after {attempts} attempts{because}; last error: {failure}")
+        error.__cause__ = failure
+        return error
 
     def _count(self, *, cached: bool, result: ProviderResult | None = None, latency: float = 0.0) -> None:
         u = self._usage

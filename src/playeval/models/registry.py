@@ -7,6 +7,12 @@ cache shared by its models. Built-in providers are ``local``, ``openai``,
 ``anthropic`` and ``mock``; others can register through the entry-point
 group ``playeval.providers`` (an entry point names a class or function that
 takes no arguments and returns a provider), loaded only when asked for.
+
+Each attempt of a call is cut after a timeout: the hub's ``timeout_s`` when
+given (``playeval run --timeout``), else the provider's own ``timeout_s``
+attribute, else ``PROVIDER_TIMEOUTS_S`` for its name, else
+``DEFAULT_TIMEOUT_S``. ``max_retry_s`` bounds the time one call may spend on
+all its attempts (see ``Model``).
 """
 
 from __future__ import annotations
@@ -20,13 +26,17 @@ from typing import Protocol, Self, runtime_checkable
 
 from playeval.models.cache import ResponseCache, default_cache_path
 from playeval.models.errors import UnknownModel
-from playeval.models.model import Model
+from playeval.models.model import DEFAULT_MAX_RETRY_S, Model
 from playeval.models.providers.mock import MockScript
 from playeval.models.types import Provider
 from playeval.models.usage import Usage
 
 ENTRY_POINT_GROUP = "playeval.providers"
 BUILTIN_PROVIDERS: tuple[str, ...] = ("local", "openai", "anthropic", "mock")
+DEFAULT_TIMEOUT_S = 60.0
+"""Seconds an attempt of a remote call may take when neither the run nor the provider says otherwise."""
+PROVIDER_TIMEOUTS_S: Mapping[str, float] = MappingProxyType({"local": 300.0})
+"""Timeouts of providers that differ from the default: local inference on a CPU can take minutes."""
 
 
 @runtime_checkable
@@ -54,8 +64,9 @@ class ModelHub:
         mock_scripts: Mapping[str, MockScript] | None = None,
         *,
         model_dir: Path | None = None,
-        timeout_s: float = 300.0,
+        timeout_s: float | None = None,
         max_retries: int = 4,
+        max_retry_s: float = DEFAULT_MAX_RETRY_S,
         backoff_base_s: float = 0.5,
         backoff_cap_s: float = 20.0,
     ) -> None:
@@ -65,7 +76,10 @@ class ModelHub:
         self._mock_scripts: Mapping[str, MockScript] = MappingProxyType(dict(mock_scripts or {}))
         self._model_dir = model_dir
         self._timeout_s = timeout_s
+        if timeout_s is not None and timeout_s <= 0:
+            raise ValueError(f"the timeout must be a positive number of seconds, not {timeout_s:g}")
         self._max_retries = max_retries
+        self._max_retry_s = max_retry_s
         self._backoff_base_s = backoff_base_s
         self._backoff_cap_s = backoff_cap_s
         self._factories: Mapping[str, Callable[[], Provider]] = MappingProxyType(
@@ -109,13 +123,23 @@ class ModelHub:
             model_name,
             cache=self._cache if cacheable else None,
             limiter=self._limiters[provider_name],
-            timeout_s=self._timeout_s,
+            timeout_s=self.timeout_for(provider_name),
             max_retries=self._max_retries,
+            max_retry_s=self._max_retry_s,
             backoff_base_s=self._backoff_base_s,
             backoff_cap_s=self._backoff_cap_s,
         )
         self._models[address] = model
         return model
+
+    def timeout_for(self, provider_name: str) -> float:
+        """Seconds an attempt of a call to ``provider_name`` may take (see the module docstring)."""
+        if self._timeout_s is not None:
+            return self._timeout_s
+        own = getattr(self.provider(provider_name), "timeout_s", None)
+        if isinstance(own, int | float) and own > 0:
+            return float(own)
+        return PROVIDER_TIMEOUTS_S.get(provider_name, DEFAULT_TIMEOUT_S)
 
     def provider(self, name: str) -> Provider:
         """The hub's instance of provider ``name``, built on first use."""

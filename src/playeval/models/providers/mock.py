@@ -1,4 +1,5 @@
-"""Mock models for tests: ``mock/echo``, ``mock/garbage``, ``mock/slow``, ``mock/yes``, ``mock/player``, scripted ones.
+"""Mock models for tests: ``mock/echo``, ``mock/garbage``, ``mock/slow``, ``mock/yes``, ``mock/player``, scripted ones,
+and simulated endpoints ``mock/sim?latency=0.1&errors=0.2...`` (``mock/player`` with latency and faults; see ``sim``).
 
 ``mock/player`` plays every seat of the built-in games deterministically (``mock_player``); it waits
 ``PLAYEVAL_MOCK_DELAY`` seconds per reply when that is set (default: no wait), like ``mock/slow`` does.
@@ -18,6 +19,7 @@ from typing import TypeAlias
 
 from playeval.models.errors import ModelError, UnknownModel
 from playeval.models.providers.mock_player import player_reply
+from playeval.models.providers.sim import SimEndpoint, is_sim, parse_sim
 from playeval.models.types import ModelRequest, ProviderResult
 
 MockScript: TypeAlias = Callable[[ModelRequest], str] | Sequence[str]
@@ -56,11 +58,14 @@ class _ScriptedReplies:
 
 class MockProvider:
     name = "mock"
-    max_concurrency = 64
+    max_concurrency = 1024
+    """High enough that a simulated endpoint is never held back by the hub at any sensible ``--concurrency``."""
+    timeout_s = 30.0
     cacheable = False
 
     def __init__(self, scripts: Mapping[str, MockScript] | None = None) -> None:
         self._scripts: dict[str, Callable[[ModelRequest], str]] = {}
+        self._sims: dict[str, SimEndpoint] = {}
         for script_name, script in (scripts or {}).items():
             if isinstance(script, str):
                 raise TypeError(f"mock script {script_name!r}: give a list of replies or a function, not a string")
@@ -73,9 +78,12 @@ class MockProvider:
         return tuple(sorted({*BUILTIN_MOCKS, *self._scripts}))
 
     def check_model(self, model_name: str) -> None:
+        if model_name not in self._scripts and is_sim(model_name):
+            self._sim(model_name)
+            return
         if model_name not in self._scripts and model_name not in BUILTIN_MOCKS:
             names = ", ".join(f"mock/{n}" for n in self.known_models())
-            raise UnknownModel(f"unknown mock model mock/{model_name}; known: {names}")
+            raise UnknownModel(f"unknown mock model mock/{model_name}; known: {names}, mock/sim?latency=SECONDS&...")
 
     async def generate(self, model_name: str, request: ModelRequest) -> ProviderResult:
         self.check_model(model_name)
@@ -87,6 +95,8 @@ class MockProvider:
         script = self._scripts.get(model_name)
         if script is not None:
             return script(request)
+        if is_sim(model_name):
+            return await self._sim(model_name).reply(request)
         if model_name == "garbage":
             return GARBAGE
         if model_name == "yes":
@@ -99,6 +109,14 @@ class MockProvider:
                 await asyncio.sleep(delay)
             return player_reply(request)
         return _last_user_message(request)
+
+    def _sim(self, model_name: str) -> SimEndpoint:
+        """The endpoint of ``mock/<model_name>``, parsed (and checked) on first use."""
+        endpoint = self._sims.get(model_name)
+        if endpoint is None:
+            endpoint = SimEndpoint(f"mock/{model_name}", parse_sim(model_name))
+            self._sims[model_name] = endpoint
+        return endpoint
 
     async def aclose(self) -> None:
         return None
