@@ -18,6 +18,7 @@ from playeval.engine import (
     RunConfig,
     check_config,
     create_run,
+    interruption_lines,
     pending_matches,
     plan_matches,
     run_addresses,
@@ -104,6 +105,10 @@ def register(app: typer.Typer) -> None:
         temperature: float = typer.Option(0.0, "--temperature", help="Sampling temperature of every model."),
         resume: str = typer.Option(None, "--resume", help="Finish an interrupted run by id."),
         no_cache: bool = typer.Option(False, "--no-cache", help="Do not read or write the response cache."),
+        timeout: float = typer.Option(None, "--timeout", min=0.001, metavar="SECONDS",
+                                      help="Seconds one attempt of a model call may take (default: the provider's "
+                                           "own, 60 s for remote APIs, 300 s for local models; a call gives up "
+                                           "after 120 s of retries). Kept with the run for --resume."),
         db: str | None = db_option(),
     ) -> None:
         """Run a batch of matches and print the results table."""
@@ -117,14 +122,14 @@ def register(app: typer.Typer) -> None:
                 config = RunConfig(games=games, level=level, models=_split(models), opponent=opponent, n=n,
                                    seed=seed, concurrency=concurrency, secret_sets=_secret_sets(secret_set, games),
                                    temperature=temperature, roles=dict(_pairs(role, "--role")),
-                                   options=_options(option, games))
+                                   options=_options(option, games), timeout_s=timeout)
             run_id = asyncio.run(_run(store, config, resume, use_cache=not no_cache))
             print_results(store, run_id)
 
 
 async def _run(store: Store, config: RunConfig, resume: str | None, use_cache: bool) -> str:
     registry = default_registry()
-    async with ModelHub(use_cache=use_cache) as hub:
+    async with ModelHub(use_cache=use_cache, timeout_s=config.timeout_s) as hub:
         check_config(registry, config)  # bad levels, roles and options fail here, before anything is recorded
         plan = plan_matches(config, registry, DEFAULT_MODEL)  # one plan: setting a match up may run code
         for address in run_addresses(plan):
@@ -135,6 +140,9 @@ async def _run(store: Store, config: RunConfig, resume: str | None, use_cache: b
         err = stderr()
         err.print(f"run [bold]{run_id}[/]: {config.label} L{config.level}, {', '.join(config.models)} "
                   f"vs {config.opponent}; {len(pending)} of {total} matches to play")
+        if resume:
+            for line in interruption_lines(store, run_id):
+                err.print(f"  {line}; playing on from their events", markup=False)
         with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                       TimeRemainingColumn(), console=err) as progress:
             task = progress.add_task("matches", total=total, completed=total - len(pending))

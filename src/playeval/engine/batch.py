@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -14,19 +15,70 @@ from playeval.core.registry import GameRegistry
 from playeval.engine.match import play_match
 from playeval.engine.plan import SCRIPTED, PlannedMatch, RunConfig, plan_matches
 from playeval.engine.players import build_players
+from playeval.engine.recorder import BufferedRecorder
 from playeval.models import DEFAULT_MODEL, ModelHub
 from playeval.players.base import Player
 from playeval.store import MatchRecord, Store
 
 OnMatch = Callable[[PlannedMatch, Outcome], None]
 
+COMMIT_EVERY_S = 5.0
+"""A batch match's buffered moves are committed at least this often (and with its end). Each commit is a
+transaction on the event loop's thread: committing every half second held 64 matches against a 100 ms endpoint
+at half the endpoint's pace (``bench/endpoint_fill.py``). A crash loses at most this much play per match in
+flight, which ``--resume`` replays (from the response cache, for cached models)."""
+
 
 class RunInterrupted(PlayevalError):
-    """A run stopped before its end; it can be finished with ``--resume``."""
+    """A run stopped before its end; it can be finished with ``--resume``.
 
-    def __init__(self, run_id: str, cause: BaseException) -> None:
-        super().__init__(f"run {run_id} stopped: {cause}. Finish it with: playeval run --resume {run_id}")
+    ``interrupted`` is how many matches it left unfinished (marked ``interrupted`` in the store), when known.
+    """
+
+    def __init__(self, run_id: str, cause: BaseException, interrupted: int | None = None) -> None:
+        left = "" if interrupted is None else f"; {_matches(interrupted)} left interrupted"
+        super().__init__(f"run {run_id} stopped: {cause}{left}. Finish it with: playeval run --resume {run_id}")
         self.run_id = run_id
+        self.interrupted = interrupted
+
+
+def stop_reason(err: BaseException) -> str:
+    """Why a run stopped, in one line, as stored with the matches it left unfinished."""
+    if isinstance(err, KeyboardInterrupt):
+        return "stopped by the user (Ctrl-C)"
+    if isinstance(err, asyncio.CancelledError):
+        return "cancelled"
+    text = " ".join(str(err).split())
+    return text or type(err).__name__
+
+
+def interrupt_unfinished(store: Store, run_id: str, err: BaseException) -> int:
+    """Mark a stopping run ``interrupted`` and its unfinished matches ``interrupted`` with the reason; returns
+    how many matches it left unfinished. Every executor calls this when a run stops on an error or a signal."""
+    store.set_run_status(run_id, "interrupted")
+    return store.set_unfinished_matches(run_id, "interrupted", stop_reason(err))
+
+
+def resume_unfinished(store: Store, run_id: str) -> int:
+    """Set a run's interrupted matches back to ``running`` (their reason cleared) so they play on from their
+    events; returns how many unfinished matches the run had. Every executor calls this before playing."""
+    return store.set_unfinished_matches(run_id, "running")
+
+
+def interruptions(store: Store, run_id: str) -> dict[str, int]:
+    """How many of a run's matches are ``interrupted``, by reason (most first)."""
+    counts = Counter(m.stop_reason or "no reason recorded" for m in store.run_matches(run_id)
+                     if m.status == "interrupted")
+    return dict(counts.most_common())
+
+
+def interruption_lines(store: Store, run_id: str) -> list[str]:
+    """One line per reason: ``3 matches interrupted: <reason>`` (nothing when no match is interrupted)."""
+    return [f"{_matches(count)} interrupted: {reason}" for reason, count in interruptions(store, run_id).items()]
+
+
+def _matches(count: int) -> str:
+    return f"{count} match" if count == 1 else f"{count} matches"
 
 
 def check_config(registry: GameRegistry, config: RunConfig) -> None:
@@ -88,29 +140,31 @@ class BatchRunner:
     async def run(self, run_id: str, on_match: OnMatch | None = None) -> None:
         """Play every match of ``run_id`` not yet finished (a fresh run, or one being resumed)."""
         config = run_config(self._store, run_id)
-        existing = {m.match_index: m for m in self._store.run_matches(run_id)}
-        gate = asyncio.Semaphore(config.concurrency)
         self._store.set_run_status(run_id, "running")
+        resume_unfinished(self._store, run_id)
+        existing = {m.match_index: m for m in self._store.run_matches(run_id)}
+        pending = pending_matches(self._store, run_id, self._registry)
+        queue = iter(pending)
 
-        async def one(planned: PlannedMatch) -> None:
-            async with gate:
+        async def worker() -> None:
+            # ``concurrency`` workers take the next planned match in turn: as many tasks as slots, not as matches
+            for planned in queue:
                 game = self._registry.get(planned.game)
-                outcome = await self._play(game, config, run_id, planned, existing.get(planned.index))
-            if on_match is not None:
-                on_match(planned, outcome)
+                outcome = await self._play(game, config, run_id, planned, existing.pop(planned.index, None))
+                if on_match is not None:
+                    on_match(planned, outcome)
 
-        tasks = [asyncio.create_task(one(planned))
-                 for planned in pending_matches(self._store, run_id, self._registry)]
+        tasks = [asyncio.create_task(worker()) for _ in range(min(config.concurrency, len(pending)))]
         try:
             await asyncio.gather(*tasks)
         except BaseException as err:
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
-            self._store.set_run_status(run_id, "interrupted")
+            left = interrupt_unfinished(self._store, run_id, err)
             if isinstance(err, (KeyboardInterrupt, asyncio.CancelledError)):
                 raise
-            raise RunInterrupted(run_id, err) from err
+            raise RunInterrupted(run_id, err, left) from err
         self._store.set_run_status(run_id, "finished")
 
     async def _play(self, game: Game[Any], config: RunConfig, run_id: str, planned: PlannedMatch,
@@ -127,7 +181,12 @@ class BatchRunner:
             match_id, spec, seats, roles = record.id, record.spec, record.seats, record.roles
             events = self._store.events(record.id)
         players = run_players(game, config, spec, seats, roles, self._hub)
-        return await play_match(game, spec, players, self._store, match_id, prior_events=events)
+        recorder = BufferedRecorder(self._store, max_age_s=COMMIT_EVERY_S)
+        try:
+            return await play_match(game, spec, players, recorder, match_id, prior_events=events)
+        except BaseException:
+            recorder.flush()  # a run stopping keeps the whole moves made so far: --resume plays on from there
+            raise
 
 
 def run_players(game: Game[Any], config: RunConfig, spec: MatchSpec, seats: Sequence[SeatAssignment],

@@ -59,6 +59,8 @@ class RunConfig(BaseModel):
     secret_sets: dict[str, str] = Field(default_factory=dict)
     temperature: float = Field(default=0.0, ge=0.0, le=2.0)
     max_retries: int = Field(default=2, ge=0)
+    timeout_s: float | None = Field(default=None, gt=0)
+    """Seconds an attempt of a model call may take (``--timeout``); ``None``: each provider's own timeout."""
     roles: dict[str, str] = Field(default_factory=dict)
     options: dict[str, dict[str, Scalar]] = Field(default_factory=dict)
 

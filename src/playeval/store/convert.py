@@ -67,6 +67,7 @@ def match_record(row: MatchRow, seats: Sequence[SeatRow], roles: Sequence[RoleRo
             "evaluated_model": row.evaluated_model,
             "created_at": row.created_at,
             "ended_at": row.ended_at,
+            "stop_reason": row.stop_reason,
         }
     )
 
@@ -99,4 +100,6 @@ def call_row(row: ModelCallRow) -> CallRow:
         cached=row.cached,
         attempts=row.attempts,
         created_at=row.created_at,
+        cost_usd=row.cost_usd,
+        output_path=row.output_path,
     )

@@ -14,7 +14,8 @@ from playeval.core.match import MatchSpec, Outcome
 RunStatus = Literal["running", "finished", "interrupted"]
 RetroOutputKind = str
 """A retrospective output's kind: ``candidates``, ``judgement``, ``split`` or one a game declares."""
-MatchStatus = Literal["running", "finished"]
+MatchStatus = Literal["running", "finished", "interrupted"]
+"""``interrupted``: a run stopped and left the match unfinished (``MatchRecord.stop_reason`` says why)."""
 
 
 class RunRecord(BaseModel):
@@ -49,6 +50,8 @@ class MatchRecord(BaseModel):
     evaluated_model: str | None
     created_at: datetime
     ended_at: datetime | None
+    stop_reason: str | None = None
+    """Why the match was left ``interrupted`` (``None`` otherwise)."""
 
 
 class EventRecord(BaseModel):

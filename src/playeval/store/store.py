@@ -46,7 +46,7 @@ from playeval.store.engine import create_store_engine, unavailable, writer
 from playeval.store.errors import DuplicateMatch
 from playeval.store.location import default_db_url
 from playeval.store.migrate import upgrade_schema
-from playeval.store.records import CallRow, EventRecord, MatchRecord, RunRecord, RunStatus
+from playeval.store.records import CallRow, EventRecord, MatchRecord, MatchStatus, RunRecord, RunStatus
 from playeval.store.schema import EventRow, MatchRow, ModelCallRow, RoleRow, RunRow, SeatRow
 
 RUN_ID_BYTES = 6
@@ -349,3 +349,25 @@ class Store(ArenaTables, RetroTables):
                 select(ModelCallRow).where(ModelCallRow.match_id == match_id).order_by(ModelCallRow.id)
             )
             return [call_row(row) for row in rows]
+
+    # -- interrupted matches ----------------------------------------------------
+
+    def set_unfinished_matches(self, run_id: str, status: MatchStatus, reason: str | None = None) -> int:
+        """Set every unfinished (``running`` or ``interrupted``) match of a run to ``status`` with
+        ``stop_reason`` ``reason``; returns how many there were.
+
+        A run that stops leaves its unfinished matches ``interrupted`` with the reason; ``--resume`` sets them
+        back to ``running`` (clearing the reason) before playing them on from their events.
+        """
+        if status not in ("running", "interrupted"):
+            raise ValueError(f"unfinished matches are 'running' or 'interrupted', not {status!r}")
+        with self._write() as session:
+            get_run(session, run_id, lock=True)
+            result = session.execute(
+                update(MatchRow)
+                .where(MatchRow.run_id == run_id, MatchRow.status.in_(("running", "interrupted")))
+                .values(status=status, stop_reason=reason)
+                .execution_options(synchronize_session=False)
+            )
+            return int(result.rowcount)  # type: ignore[attr-defined]
+
