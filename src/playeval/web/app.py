@@ -36,6 +36,7 @@ from playeval.web.board import ALL_GAMES
 from playeval.web.errors import ArenaError, MoveRefused
 from playeval.web.ratelimit import RateLimiter
 from playeval.web.settings import ArenaSettings
+from playeval.web.write_gate import WriteGate
 
 log = logging.getLogger("playeval.web")
 
@@ -56,6 +57,9 @@ def create_app(settings: ArenaSettings, *, hub: ModelHub | None = None) -> FastA
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store.open(settings.db)
+        gate = WriteGate(store.engine) if WriteGate.needed(store.engine) else None
+        if gate is not None:
+            gate.install()
         own_hub = hub is None
         models = hub if hub is not None else ModelHub(use_cache=settings.use_cache, cache_path=settings.cache_path)
         try:
@@ -74,6 +78,8 @@ def create_app(settings: ArenaSettings, *, hub: ModelHub | None = None) -> FastA
         finally:
             if own_hub:
                 await models.aclose()
+            if gate is not None:
+                gate.remove()
             store.close()
 
     app = FastAPI(
