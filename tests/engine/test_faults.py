@@ -133,6 +133,11 @@ def test_a_provider_that_rejects_every_call_leaves_its_matches_interrupted_and_r
         played_before = {m.id: len(store.events(m.id)) for m in left}
         assert any(count > 1 for count in played_before.values())  # some were cut in mid-match, moves kept
 
+    shown = CliRunner().invoke(app, ["results", run_id, "--db", db], env={"COLUMNS": "200"})
+    assert shown.exit_code == 0, shown.output
+    assert f"{len(left)} match" in shown.output and "interrupted: mock/flaky: HTTP 400" in shown.output
+    assert f"playeval run --resume {run_id}" in shown.output
+
     # the endpoint works again: --resume (through the CLI) plays the interrupted matches on from their events
     working, _ = rejecting_after(10**9)
     monkeypatch.setattr(run_cmd, "ModelHub", lambda use_cache, timeout_s: ModelHub(

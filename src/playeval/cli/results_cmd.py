@@ -11,7 +11,7 @@ from playeval.analysis.load import ModelCost, run_costs
 from playeval.analysis.undercover_results import ALL, GAME, undercover_results
 from playeval.cli.console import db_option, print_table, stdout
 from playeval.core.registry import default_registry
-from playeval.engine import require_run
+from playeval.engine import interruption_lines, require_run
 from playeval.models.pricing import format_usd
 from playeval.store import Store
 
@@ -109,4 +109,7 @@ def register(app: typer.Typer) -> None:
                 db: str | None = db_option()) -> None:
         """Per model: win rate (± std across prompt variants), rounds, forfeits, tokens, time."""
         with Store.open(db) as store:
-            print_results(store, require_run(store, run_id))
+            run = require_run(store, run_id)
+            print_results(store, run)
+            for line in interruption_lines(store, run):  # one line per reason a stopped run left matches unfinished
+                stdout().print(f"{line}; finish them with: playeval run --resume {run}", markup=False)
