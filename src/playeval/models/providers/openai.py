@@ -189,7 +189,7 @@ class OpenAIProvider:
         name, fmt = split_model_name(model_name)
         path, endpoint = await self._path(fmt, request)
         shaped = shape(request.constraint, path, endpoint) if path is not None else Shaped(None, {})
-        if shaped.path != "json_schema" or self._official or self._schema_ok is not None:
+        if shaped.path != "json_schema" or self._schema_ok is not None:
             return await self._complete(client, name, request, shaped)
         async with self._schema_lock:  # the first schema sent to this server is the trial; the others wait for it
             if self._schema_ok is False:
