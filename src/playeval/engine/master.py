@@ -38,9 +38,9 @@ def state_from_events(game: Game[Any], spec: MatchSpec, events: Sequence[Event])
 def _party_of(event: Event) -> str | None:
     if isinstance(event, ActionApplied):
         return event.action.party
-    if isinstance(event, AskIssued | ReplyReceived | ReplyRejected):
+    if isinstance(event, (AskIssued, ReplyReceived, ReplyRejected)):  # a tuple: faster than a union here
         return event.party
-    if isinstance(event, SeatEliminated | SeatTakenOver):
+    if isinstance(event, (SeatEliminated, SeatTakenOver)):
         return event.seat
     return None
 
@@ -51,7 +51,7 @@ def _since_close(events: Sequence[Event], party: str) -> list[Event]:
     for event in reversed(events):
         if _party_of(event) != party:
             continue
-        if isinstance(event, ActionApplied | SeatEliminated | SeatTakenOver):
+        if isinstance(event, (ActionApplied, SeatEliminated, SeatTakenOver)):
             break
         found.append(event)
     found.reverse()

@@ -13,11 +13,12 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Table, func, insert, select, update
+from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
 
 from playeval.core.attempt import Attempt
 from playeval.core.errors import NotFoundError
-from playeval.core.events import Event, MatchEnded
+from playeval.core.events import SCHEMA_VERSION, Event, MatchEnded
 from playeval.core.match import Outcome
 from playeval.store._rows import call_values, event_values
 from playeval.store.errors import MatchClosed
@@ -73,20 +74,46 @@ def write_tail(session: Session, match_id: str, first_seq: int, entries: Sequenc
                          error=entry.call_error)
              for entry in entries if isinstance(entry, Attempt) for call in entry.calls]
     call_ids = iter(insert_calls_bulk(session, calls))
-    seq = first_seq
-    values: list[dict[str, Any]] = []
+    events: list[Event] = []
     for entry in entries:
-        events = entry.events([next(call_ids) for _ in entry.calls]) if isinstance(entry, Attempt) else [entry]
-        for event in events:
-            values.append(event_values(match_id, seq, event, when))
-            seq += 1
+        events.extend(entry.events([next(call_ids) for _ in entry.calls]) if isinstance(entry, Attempt) else [entry])
     if outcome is not None:
-        values.append(event_values(match_id, seq, MatchEnded(outcome=outcome), when))
-        seq += 1
+        events.append(MatchEnded(outcome=outcome))
     connection = session.connection()
-    if values:
-        connection.execute(insert(core(EventRow)), values)  # Core: no ORM bookkeeping per row
+    insert_events(connection, match_id, first_seq, events, when)
     if outcome is not None:
         connection.execute(update(core(MatchRow)).where(MatchRow.id == match_id)
                            .values(status="finished", outcome=outcome.model_dump(mode="json"), ended_at=when))
-    return seq
+    return first_seq + len(events)
+
+
+_DRIVER_MARKERS = {("sqlite", "pysqlite"): ("?", "?"), ("postgresql", "psycopg"): ("%s", "%s::jsonb")}
+"""The parameter markers of the drivers whose ``executemany`` :func:`insert_events` calls directly: a value's,
+and the JSON payload's."""
+
+
+def insert_events(connection: Connection, match_id: str, first_seq: int, events: Sequence[Event],
+                  when: datetime) -> None:
+    """Insert ``events`` of one match from ``first_seq`` on, all written at ``when``.
+
+    With SQLite's and psycopg's drivers the rows go straight to the driver's ``executemany``: the match and the
+    time are converted once (by the column's own type), each payload is serialised by pydantic in one step, and
+    SQLAlchemy's processing of every row's parameters is skipped. Other drivers go through Core.
+    """
+    if not events:
+        return
+    table = core(EventRow)
+    dialect = connection.dialect
+    markers = _DRIVER_MARKERS.get((dialect.name, dialect.driver))
+    if markers is None:
+        connection.execute(insert(table), [event_values(match_id, seq, event, when)
+                                           for seq, event in enumerate(events, start=first_seq)])
+        return
+    value, payload = markers
+    column_type = table.c.created_at.type.dialect_impl(dialect)
+    process = column_type.bind_processor(dialect)
+    created_at = process(when) if process is not None else when
+    sql = (f"INSERT INTO {table.name} (match_id, seq, type, schema_version, payload, created_at) "
+           f"VALUES ({value}, {value}, {value}, {value}, {payload}, {value})")
+    connection.exec_driver_sql(sql, [(match_id, seq, event.type, SCHEMA_VERSION, event.model_dump_json(), created_at)
+                                     for seq, event in enumerate(events, start=first_seq)])

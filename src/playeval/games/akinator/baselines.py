@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from playeval.core.ask import Ask, Reply
-from playeval.core.normalize import same_name
+from playeval.core.normalize import normalize_name
 from playeval.games.akinator.prompts import GUESS_FORMAT
 
 
@@ -15,12 +15,12 @@ class OracleAnswerer:
     max_retries = 0
 
     def __init__(self, secret: str) -> None:
-        self._secret = secret
+        self._secret_name = normalize_name(secret)
 
     async def act(self, ask: Ask) -> Reply:
         if ask.kind == "confirm":
-            guessed = ask.display.removeprefix(GUESS_FORMAT.split("{")[0]).rstrip("?")
-            return Reply(text="Yes" if same_name(guessed, self._secret) else "No")
+            guessed = normalize_name(ask.display.removeprefix(GUESS_FORMAT.split("{")[0]).rstrip("?"))
+            return Reply(text="Yes" if guessed and guessed == self._secret_name else "No")  # same_name, kept
         return Reply(text="No")
 
 

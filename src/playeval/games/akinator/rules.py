@@ -77,7 +77,11 @@ def _names_nothing(guess: str) -> bool:
 
 def is_category(guess: str) -> bool:
     """A guess whose head noun is generic ("a man-made object"): a class of objects, not one."""
-    words = normalize_name(guess).split()
+    return _category_name(normalize_name(guess))
+
+
+def _category_name(name: str) -> bool:
+    words = name.split()
     return bool(words) and words[-1] in _GENERIC_HEADS
 
 
@@ -97,6 +101,17 @@ class Turn:
 
 
 @dataclass(frozen=True)
+class _Fixed:
+    """What stays the same through a match, built once for it: the guesser's first two messages, the answerer's
+    system message and the secret's normalised name (``spec``: the match they were built for)."""
+
+    spec: MatchSpec
+    opening: tuple[Message, Message]
+    answerer_system: Message
+    secret_name: str
+
+
+@dataclass(frozen=True)
 class AkinatorState:
     spec: MatchSpec
     turns: tuple[Turn, ...] = ()
@@ -104,6 +119,8 @@ class AkinatorState:
     said: tuple[tuple[Turn, Message, Message], ...] = field(default=(), compare=False, repr=False)
     """The guesser's conversation as built so far: each answered turn with its two messages, built once when the
     turn is answered rather than for every ask (a cache: only entries whose turn is the state's turn are used)."""
+    fixed: _Fixed | None = field(default=None, compare=False, repr=False)
+    """The match's fixed messages (a cache, built by ``initial_state``; used only if built for this spec)."""
 
     @property
     def secret(self) -> str | None:
@@ -225,7 +242,23 @@ class Akinator(GameBase):
     def initial_state(self, spec: MatchSpec) -> AkinatorState:
         if spec.level not in LIMITS:
             raise ConfigError(f"akinator has levels 1, 2 and 3, not {spec.level}")
-        return AkinatorState(spec=spec)
+        state = AkinatorState(spec=spec)
+        return replace(state, fixed=self._build_fixed(state))
+
+    def _build_fixed(self, state: AkinatorState) -> _Fixed:
+        secret = state.secret or "the object you have in mind"
+        variant = state.spec.variants.get(ANSWERER, 0)
+        return _Fixed(
+            spec=state.spec,
+            opening=(system(prompts.guesser_system(state.spec.variants.get(GUESSER, 0), state.limit, state.answers)),
+                     user(prompts.OPENING.format(limit=state.limit))),
+            answerer_system=system(prompts.answerer_system(variant, secret, state.answers)),
+            secret_name=normalize_name(state.secret) if state.secret else "",
+        )
+
+    def _fixed(self, state: AkinatorState) -> _Fixed:
+        fixed = state.fixed
+        return fixed if fixed is not None and fixed.spec is state.spec else self._build_fixed(state)
 
     # -- asks ---------------------------------------------------------------
 
@@ -236,10 +269,7 @@ class Akinator(GameBase):
         return self._answerer_ask(state, pending)
 
     def _guesser_messages(self, state: AkinatorState) -> tuple[Message, ...]:
-        messages: list[Message] = [
-            system(prompts.guesser_system(state.spec.variants.get(GUESSER, 0), state.limit, state.answers)),
-            user(prompts.OPENING.format(limit=state.limit)),
-        ]
+        messages: list[Message] = [*self._fixed(state).opening]
         said = state.said
         for index, turn in enumerate(state.turns):
             if index < len(said) and said[index][0] is turn:
@@ -292,9 +322,8 @@ class Akinator(GameBase):
                                  user(prompts.CONFIRM_USER.format(secret=secret, guess=pending.text))),
                        instructions="Is that your object? Answer Yes or No.",
                        constraint=OutputConstraint(choices=CONFIRM_ANSWERS), max_tokens=8)
-        variant = state.spec.variants.get(ANSWERER, 0)
         return Ask(seat=ANSWERER, kind="answer", display=pending.text,
-                   messages=(system(prompts.answerer_system(variant, secret, state.answers)), user(pending.text)),
+                   messages=(self._fixed(state).answerer_system, user(pending.text)),
                    instructions="Answer with one of: " + ", ".join(state.answers),
                    constraint=OutputConstraint(choices=state.answers), max_tokens=8)
 
@@ -355,10 +384,11 @@ class Akinator(GameBase):
             if action.kind not in ("question", "guess"):
                 raise RuleViolation(f"the guesser cannot {action.kind}.")
             turn = Turn(number=len(state.turns) + 1, kind=action.kind, text=action.text)  # type: ignore[arg-type]
-            if action.kind == "guess" and state.secret and same_name(action.text, state.secret):
+            name = normalize_name(action.text) if action.kind == "guess" else ""
+            if name and name == self._fixed(state).secret_name:  # same_name(guess, secret), the secret's name kept
                 return replace(state, turns=(*state.turns, replace(turn, answer="Yes", confirmed_by_rules=True)),
                                won=True)
-            if action.kind == "guess" and is_category(action.text):
+            if action.kind == "guess" and _category_name(name):
                 return self._answered(state, (*state.turns, replace(turn, answer="No", category=True)))
             return replace(state, turns=(*state.turns, turn))
         if action.seat == ANSWERER or action.role == JUDGE:
