@@ -41,13 +41,14 @@ class FakeServer:
     posts: list[dict[str, Any]] = field(default_factory=list)
     reply: Callable[[dict[str, Any]], str] = lambda body: "Question 3: is it an animal?"
     status_queue: list[tuple[int, dict[str, str]]] = field(default_factory=list)
+    vllm_version: str = "0.11.2"
 
     def get(self, path: str) -> tuple[int, object]:
         self.gets.append(path)
         if path == "/props" and self.kind == "llama_cpp":
             return 200, {"default_generation_settings": {"n_ctx": 4096}, "total_slots": 1, "chat_template": "x"}
         if path == "/version" and self.kind == "vllm":
-            return 200, {"version": "0.11.2"}
+            return 200, {"version": self.vllm_version}
         if path == "/openapi.json" and self.kind == "llama_cpp_python":
             return 200, {"openapi": "3.1.0", "info": {"title": "llama.cpp Python API", "version": "0.3.36"}}
         return 404, {"detail": "Not Found"}
@@ -184,10 +185,7 @@ async def test_choices_go_as_choices_and_an_unconstrained_call_records_no_path(s
 
 
 async def test_an_older_vllm_gets_the_guided_fields(monkeypatch: pytest.MonkeyPatch) -> None:
-    fake = FakeServer(kind="vllm")
-    fake.get = lambda path: (fake.gets.append(path), (200, {"version": "0.8.5"}) if path == "/version"  # type: ignore[method-assign]
-                             else (404, {}))[1]
-    for running in _serve_at(fake, monkeypatch):
+    for running in _serve_at(FakeServer(kind="vllm", vllm_version="0.8.5"), monkeypatch):
         provider = OpenAIProvider()
         try:
             assert (await _ask(provider, "m", CHOICES))[1] == "guided"
