@@ -103,11 +103,15 @@ class Turn:
 @dataclass(frozen=True)
 class _Fixed:
     """What stays the same through a match, built once for it: the guesser's first two messages, the answerer's
-    system message and the secret's normalised name (``spec``: the match they were built for)."""
+    and the judge's system messages and answer constraints, and the secret's normalised name (``spec``: the match
+    they were built for)."""
 
     spec: MatchSpec
     opening: tuple[Message, Message]
     answerer_system: Message
+    answerer_constraint: OutputConstraint
+    judge_system: Message
+    judge_constraint: OutputConstraint
     secret_name: str
 
 
@@ -253,6 +257,9 @@ class Akinator(GameBase):
             opening=(system(prompts.guesser_system(state.spec.variants.get(GUESSER, 0), state.limit, state.answers)),
                      user(prompts.OPENING.format(limit=state.limit))),
             answerer_system=system(prompts.answerer_system(variant, secret, state.answers)),
+            answerer_constraint=OutputConstraint(choices=state.answers),
+            judge_system=system(prompts.CONFIRM_SYSTEM),
+            judge_constraint=OutputConstraint(choices=CONFIRM_ANSWERS),
             secret_name=normalize_name(state.secret) if state.secret else "",
         )
 
@@ -316,16 +323,17 @@ class Akinator(GameBase):
     def _answerer_ask(self, state: AkinatorState, pending: Turn) -> Ask:
         """The answerer's ask for a question; a guess goes to the judge role instead."""
         secret = state.secret or "the object you have in mind"
+        fixed = self._fixed(state)
         if pending.kind == "guess":
             return Ask(role=JUDGE, kind="confirm", display=prompts.GUESS_FORMAT.format(object=pending.text),
-                       messages=(system(prompts.CONFIRM_SYSTEM),
+                       messages=(fixed.judge_system,
                                  user(prompts.CONFIRM_USER.format(secret=secret, guess=pending.text))),
                        instructions="Is that your object? Answer Yes or No.",
-                       constraint=OutputConstraint(choices=CONFIRM_ANSWERS), max_tokens=8)
+                       constraint=fixed.judge_constraint, max_tokens=8)
         return Ask(seat=ANSWERER, kind="answer", display=pending.text,
-                   messages=(self._fixed(state).answerer_system, user(pending.text)),
+                   messages=(fixed.answerer_system, user(pending.text)),
                    instructions="Answer with one of: " + ", ".join(state.answers),
-                   constraint=OutputConstraint(choices=state.answers), max_tokens=8)
+                   constraint=fixed.answerer_constraint, max_tokens=8)
 
     # -- parsing ------------------------------------------------------------
 
