@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from typing import TYPE_CHECKING, Protocol
 
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
@@ -24,8 +25,14 @@ from playeval.engine import (
     run_addresses,
     run_config,
 )
+from playeval.engine.batch import OnMatch
 from playeval.models import DEFAULT_MODEL, ModelHub
 from playeval.store import Store
+
+if TYPE_CHECKING:
+    from playeval.engine.ray_executor import RayRunner
+
+EXECUTORS: tuple[str, ...] = ("asyncio", "ray")
 
 
 def _split(models: str) -> tuple[str, ...]:
@@ -82,6 +89,25 @@ def _options(values: list[str] | None, games: tuple[str, ...]) -> dict[str, dict
     return options
 
 
+class MatchRunner(Protocol):
+    async def run(self, run_id: str, on_match: OnMatch | None = None) -> None: ...
+
+
+def _ray_runner(store: Store, registry: GameRegistry, address: str | None, use_cache: bool) -> RayRunner:
+    """The Ray executor, joined to its cluster; refused before a run is created when Ray is missing, the store is
+    not PostgreSQL or the cluster cannot be reached."""
+    try:
+        from playeval.engine.ray_executor import RayRunner, shared_store_url
+    except ModuleNotFoundError as err:
+        if err.name != "ray":
+            raise
+        fail("--executor ray needs Ray: pip install 'playeval[ray]'")
+    shared_store_url(store)
+    runner = RayRunner(store, registry, address=address, use_cache=use_cache)
+    runner.connect()
+    return runner
+
+
 def register(app: typer.Typer) -> None:
     @app.command("run")
     def run(
@@ -105,6 +131,12 @@ def register(app: typer.Typer) -> None:
         temperature: float = typer.Option(0.0, "--temperature", help="Sampling temperature of every model."),
         resume: str = typer.Option(None, "--resume", help="Finish an interrupted run by id."),
         no_cache: bool = typer.Option(False, "--no-cache", help="Do not read or write the response cache."),
+        executor: str = typer.Option("asyncio", "--executor",
+                                     help="Where matches are played: 'asyncio' (in this process) or 'ray' (one Ray "
+                                          "task per match, on a local Ray or a cluster; needs a PostgreSQL --db)."),
+        ray_address: str = typer.Option(None, "--ray-address",
+                                        help="Ray cluster for --executor ray: auto, HOST:6379 or ray://HOST:10001 "
+                                             "(default: $RAY_ADDRESS, else a local Ray)."),
         timeout: float = typer.Option(None, "--timeout", min=0.001, metavar="SECONDS",
                                       help="Seconds one attempt of a model call may take (default: the provider's "
                                            "own, 60 s for remote APIs, 300 s for local models; a call gives up "
@@ -114,6 +146,10 @@ def register(app: typer.Typer) -> None:
         """Run a batch of matches and print the results table."""
         if not resume and not game:
             fail("name a game (see `playeval games`) or pass --resume RUN_ID")
+        if executor not in EXECUTORS:
+            fail(f"--executor: expected one of {', '.join(EXECUTORS)}, got {executor!r}")
+        if ray_address and executor != "ray":
+            fail("--ray-address is for --executor ray")
         with Store.open(db) as store:
             if resume:
                 config = run_config(store, resume)
@@ -123,17 +159,21 @@ def register(app: typer.Typer) -> None:
                                    seed=seed, concurrency=concurrency, secret_sets=_secret_sets(secret_set, games),
                                    temperature=temperature, roles=dict(_pairs(role, "--role")),
                                    options=_options(option, games), timeout_s=timeout)
-            run_id = asyncio.run(_run(store, config, resume, use_cache=not no_cache))
+            run_id = asyncio.run(_run(store, config, resume, use_cache=not no_cache, executor=executor,
+                                      ray_address=ray_address))
             print_results(store, run_id)
 
 
-async def _run(store: Store, config: RunConfig, resume: str | None, use_cache: bool) -> str:
+async def _run(store: Store, config: RunConfig, resume: str | None, use_cache: bool, executor: str = "asyncio",
+               ray_address: str | None = None) -> str:
     registry = default_registry()
     async with ModelHub(use_cache=use_cache, timeout_s=config.timeout_s) as hub:
         check_config(registry, config)  # bad levels, roles and options fail here, before anything is recorded
         plan = plan_matches(config, registry, DEFAULT_MODEL)  # one plan: setting a match up may run code
         for address in run_addresses(plan):
             hub.get(address)  # so do unknown providers and models, and missing keys
+        runner: MatchRunner = (_ray_runner(store, registry, ray_address, use_cache) if executor == "ray"
+                               else BatchRunner(store, hub, registry))
         run_id = resume or create_run(store, registry, config, planned=True)
         pending = pending_matches(store, run_id, registry)
         total = len(plan)
@@ -154,5 +194,5 @@ async def _run(store: Store, config: RunConfig, resume: str | None, use_cache: b
                                        f"{label:<8} {outcome.rounds:>3} rounds  {outcome.reason}", markup=False)
                 progress.advance(task)
 
-            await BatchRunner(store, hub, registry).run(run_id, on_match=on_match)
+            await runner.run(run_id, on_match=on_match)
     return run_id
