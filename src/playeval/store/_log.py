@@ -15,6 +15,7 @@ from typing import Any
 from sqlalchemy import Table, func, insert, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
+from sqlalchemy.types import TypeEngine
 
 from playeval.core.attempt import Attempt
 from playeval.core.errors import NotFoundError
@@ -26,6 +27,11 @@ from playeval.store.schema import Base, EventRow, MatchRow, ModelCallRow
 
 Entry = Attempt | Event
 """One entry of a log tail: a try of a move (its calls and events) or a single event."""
+
+
+_DRIVER_MARKERS = {("sqlite", "pysqlite"): ("?", "?"), ("postgresql", "psycopg"): ("%s", "%s::jsonb")}
+"""The parameter markers of the drivers whose ``executemany`` :func:`insert_events` calls directly: a value's,
+and the JSON payload's."""
 
 
 def core(row: type[Base]) -> Table:
@@ -49,15 +55,30 @@ def open_log_end(session: Session, match_id: str) -> int:
     """The last seq of a running match's log, with its status checked (:class:`NotFoundError`,
     :class:`MatchClosed`). On PostgreSQL the match's row is locked first against concurrent appends, and the log's
     end read after the lock in a statement of its own (one that waited for the lock would still see the log of
-    its start); SQLite's writers are serialized by ``BEGIN IMMEDIATE``, so one statement reads both."""
+    its start); SQLite's writers are serialized by ``BEGIN IMMEDIATE``, so one statement reads both. With SQLite's
+    and psycopg's drivers the SQL is sent as written (this runs once per commit of every match)."""
     connection = session.connection()
-    status_query = select(MatchRow.status).where(MatchRow.id == match_id)
-    last = select(func.max(EventRow.seq)).where(EventRow.match_id == match_id).scalar_subquery()
-    if connection.dialect.name == "postgresql":
-        status = connection.execute(status_query.with_for_update(key_share=True)).scalar()
-        end = connection.execute(select(last)).scalar() if status is not None else None
+    dialect = connection.dialect
+    driver = _DRIVER_MARKERS.get((dialect.name, dialect.driver))
+    if dialect.name == "postgresql":
+        if driver is not None:
+            status = connection.exec_driver_sql("SELECT status FROM matches WHERE id = %s FOR NO KEY UPDATE",
+                                                (match_id,)).scalar()
+            end = None if status is None else connection.exec_driver_sql(
+                "SELECT max(seq) FROM events WHERE match_id = %s", (match_id,)).scalar()
+        else:
+            status = connection.execute(select(MatchRow.status).where(MatchRow.id == match_id)
+                                        .with_for_update(key_share=True)).scalar()
+            end = None if status is None else connection.execute(
+                select(func.max(EventRow.seq)).where(EventRow.match_id == match_id)).scalar()
     else:
-        found = connection.execute(select(MatchRow.status, last).where(MatchRow.id == match_id)).first()
+        if driver is not None:
+            found = connection.exec_driver_sql(
+                "SELECT status, (SELECT max(seq) FROM events WHERE match_id = ?) FROM matches WHERE id = ?",
+                (match_id, match_id)).first()
+        else:
+            last = select(func.max(EventRow.seq)).where(EventRow.match_id == match_id).scalar_subquery()
+            found = connection.execute(select(MatchRow.status, last).where(MatchRow.id == match_id)).first()
         status, end = (None, None) if found is None else (found[0], found[1])
     if status is None:
         raise NotFoundError(f"no match with id {match_id!r}")
@@ -82,14 +103,23 @@ def write_tail(session: Session, match_id: str, first_seq: int, entries: Sequenc
     connection = session.connection()
     insert_events(connection, match_id, first_seq, events, when)
     if outcome is not None:
-        connection.execute(update(core(MatchRow)).where(MatchRow.id == match_id)
-                           .values(status="finished", outcome=outcome.model_dump(mode="json"), ended_at=when))
+        _finish_row(connection, match_id, outcome, when)
     return first_seq + len(events)
 
 
-_DRIVER_MARKERS = {("sqlite", "pysqlite"): ("?", "?"), ("postgresql", "psycopg"): ("%s", "%s::jsonb")}
-"""The parameter markers of the drivers whose ``executemany`` :func:`insert_events` calls directly: a value's,
-and the JSON payload's."""
+def _finish_row(connection: Connection, match_id: str, outcome: Outcome, when: datetime) -> None:
+    """The match row's status, outcome and end time (straight to SQLite's and psycopg's drivers)."""
+    table = core(MatchRow)
+    dialect = connection.dialect
+    markers = _DRIVER_MARKERS.get((dialect.name, dialect.driver))
+    if markers is None:
+        connection.execute(update(table).where(table.c.id == match_id)
+                           .values(status="finished", outcome=outcome.model_dump(mode="json"), ended_at=when))
+        return
+    value, payload = markers
+    connection.exec_driver_sql(
+        f"UPDATE {table.name} SET status = 'finished', outcome = {payload}, ended_at = {value} WHERE id = {value}",
+        (outcome.model_dump_json(), _bound(table.c.ended_at.type, connection, when), match_id))
 
 
 def insert_events(connection: Connection, match_id: str, first_seq: int, events: Sequence[Event],
@@ -110,10 +140,14 @@ def insert_events(connection: Connection, match_id: str, first_seq: int, events:
                                            for seq, event in enumerate(events, start=first_seq)])
         return
     value, payload = markers
-    column_type = table.c.created_at.type.dialect_impl(dialect)
-    process = column_type.bind_processor(dialect)
-    created_at = process(when) if process is not None else when
+    created_at = _bound(table.c.created_at.type, connection, when)
     sql = (f"INSERT INTO {table.name} (match_id, seq, type, schema_version, payload, created_at) "
            f"VALUES ({value}, {value}, {value}, {value}, {payload}, {value})")
     connection.exec_driver_sql(sql, [(match_id, seq, event.type, SCHEMA_VERSION, event.model_dump_json(), created_at)
                                      for seq, event in enumerate(events, start=first_seq)])
+
+
+def _bound(column_type: TypeEngine[Any], connection: Connection, value: Any) -> Any:
+    """``value`` as the column's type hands it to the driver."""
+    process = column_type.dialect_impl(connection.dialect).bind_processor(connection.dialect)
+    return process(value) if process is not None else value

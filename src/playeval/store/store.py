@@ -27,7 +27,7 @@ from playeval.core.errors import NotFoundError
 from playeval.core.events import Event, MatchEnded, MatchStarted, RoleAssignment, SeatAssignment
 from playeval.core.match import MatchSpec, Outcome
 from playeval.store._arena import ArenaTables
-from playeval.store._log import Entry, core, open_log_end, write_tail
+from playeval.store._log import Entry, core, insert_events, open_log_end, write_tail
 from playeval.store._retro import RetroTables
 from playeval.store._rows import (
     call_values,
@@ -219,8 +219,7 @@ class Store(ArenaTables, RetroTables):
             connection.execute(insert(core(RoleRow)), [{
                 "match_id": match_id, "role": role.role, "position": position, "player_kind": role.player_kind,
                 "model": role.model, "seat": role.seat} for position, role in enumerate(roles)])
-        connection.execute(insert(core(EventRow)),
-                           [event_values(match_id, 1, MatchStarted(spec=spec, seats=seats, roles=roles), when)])
+        insert_events(connection, match_id, 1, [MatchStarted(spec=spec, seats=seats, roles=roles)], when)
 
     def append_event(self, match_id: str, event: Event, *, after_seq: int | None = None) -> int:
         """Append ``event`` to a running match's log; returns its seq (1 is ``MatchStarted``).
