@@ -17,7 +17,7 @@ from playeval.games.akinator import ANSWERER, GUESSER, JUDGE, Akinator
 from playeval.games.akinator.baselines import OracleAnswerer
 from playeval.models import ModelHub, ModelRequest
 from playeval.players import LLMPlayer, Player
-from playeval.store import LogMoved, Store
+from playeval.store import LogMoved, Store, _log
 
 game = Akinator()
 SECRET = "a lamp"
@@ -201,3 +201,19 @@ def test_bad_limits_are_refused(store: Store) -> None:
         BufferedRecorder(store, max_events=0)
     with pytest.raises(ValueError, match="max_age_s"):
         BufferedRecorder(store, max_age_s=-1)
+
+
+async def test_other_drivers_get_the_same_log_through_core(store: Store, hub: ModelHub,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    direct = await play(BufferedRecorder(store), hub)  # SQLite's and psycopg's drivers called directly
+    monkeypatch.setattr(_log, "_DRIVER_MARKERS", {})  # as for a driver the fast path does not know
+    through_core = await play(BufferedRecorder(store), hub)
+
+    assert log_of(store, through_core) == log_of(store, direct)
+    assert store.get_match(through_core).outcome == store.get_match(direct).outcome
+    assert store.get_match(through_core).status == "finished"
+    for match_id in (direct, through_core):  # the times written directly read back as those written through Core
+        record = store.get_match(match_id)
+        assert record.ended_at is not None and record.ended_at.utcoffset() is not None
+        assert record.created_at <= record.ended_at
+        assert all(event.created_at.utcoffset() is not None for event in store.event_records(match_id))
