@@ -94,6 +94,7 @@ def _pg_server() -> ModuleType:
     if spec is None or spec.loader is None:
         raise LoadError(f"cannot load {PG_SERVER}")
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up
     spec.loader.exec_module(module)
     return module
 
@@ -241,7 +242,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--users", type=int, default=200, help="simulated people (default 200)")
     parser.add_argument("--time", default="2m", help="how long each configuration runs, Locust's form (default 2m)")
     parser.add_argument("--only", choices=("sqlite", "postgresql"), help="run one configuration")
-    parser.add_argument("--think", default="0.5-1.5", help="seconds a person thinks before a move, MIN-MAX")
+    parser.add_argument("--think", default="2-5",
+                        help="seconds a person reads and thinks before each move and game, MIN-MAX (default 2-5)")
     args = parser.parse_args(argv)
     if args.users < 1:
         print("error: --users must be at least 1", file=sys.stderr)

@@ -1,9 +1,10 @@
 """Locust users for ``bench/arena_load.py``: people playing Akinator, answering, against ``mock/player``.
 
 Each simulated person starts a match (``POST /api/matches``: Akinator, level 1, the person answers, the secret
-is "a cat"), then views it (``GET /api/matches/{id}``) until it is their turn, thinks ``PLAYEVAL_LOAD_THINK_S``
-(a range, default ``0.5-1.5``), answers "No" (``POST /api/matches/{id}/moves`` with the view's ``seq``), and so
-on until the match is over; then starts the next one. ``mock/player`` answers instantly, so the latencies are
+is "a cat"), then views it (``GET /api/matches/{id}``, every 0.25 s) until it is their turn, thinks
+``PLAYEVAL_LOAD_THINK_S`` seconds (a range, default ``2-5``: reading a question and clicking an answer), answers
+"No" (``POST /api/matches/{id}/moves`` with the view's ``seq``), and so on until the match is over; then thinks
+again and starts the next one. ``mock/player`` answers instantly, so the latencies are
 the server's (no model time). A person sends ``X-Forwarded-For`` with an address of its own, so the arena's
 per-client rate limits apply per person as they would to people on their own machines; it proves its seat with
 the ``X-Match-Token`` header (the token of the start's response).
@@ -49,7 +50,7 @@ class Played:
 
 
 def _think_range() -> tuple[float, float]:
-    low, _, high = os.environ.get(THINK_ENV, "0.5-1.5").partition("-")
+    low, _, high = os.environ.get(THINK_ENV, "2-5").partition("-")
     return float(low), float(high or low)
 
 

@@ -64,6 +64,7 @@ class Arena:
         self.maker = TableMaker(store, settings, self.game)
         self.board = BoardState(store, registry)
         self._sweeper: asyncio.Task[None] | None = None
+        self._warming: asyncio.Task[None] | None = None
 
     # -- reading ----------------------------------------------------------------------------------------------
 
@@ -307,10 +308,19 @@ class Arena:
         return count
 
     async def start(self) -> None:
-        """Resume the live matches, then sweep them every ``sweep_s`` in the background."""
-        self.runner.bind(asyncio.get_running_loop())
+        """Resume the live matches, then sweep them every ``sweep_s`` in the background; meanwhile read the
+        leaderboard's numbers once (seconds with 100,000 stored matches), so no request waits for that."""
+        loop = asyncio.get_running_loop()
+        self.runner.bind(loop)
+        self._warming = loop.create_task(self._warm_board(), name="arena-board")
         await self.resume()
-        self._sweeper = asyncio.get_running_loop().create_task(self._sweep_later(), name="arena-sweep")
+        self._sweeper = loop.create_task(self._sweep_later(), name="arena-sweep")
+
+    async def _warm_board(self) -> None:
+        try:
+            await off_loop(self.board.stats)
+        except Exception as err:  # the first request reads it again, and says what failed
+            log.error("reading the leaderboard at start-up failed with %s", type(err).__name__)
 
     async def _sweep_later(self) -> None:
         await asyncio.sleep(self.settings.sweep_s)
@@ -318,6 +328,8 @@ class Arena:
 
     async def aclose(self) -> None:
         """Stop the sweep and the running model steps (their leases are released) and wait for them."""
+        if self._warming is not None:
+            await self._warming  # a thread: it cannot be cancelled, and the store must outlive it
         if self._sweeper is not None:
             self._sweeper.cancel()
             with contextlib.suppress(asyncio.CancelledError):

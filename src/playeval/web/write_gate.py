@@ -42,6 +42,13 @@ class WriteGate:
         event.remove(self.engine, "begin", self._before_begin)
         event.remove(self.engine.pool, "checkin", self._on_checkin)
 
+    def free(self) -> bool:
+        """Whether no writer holds the gate now (asked from a thread that holds none)."""
+        if not self._lock.acquire(blocking=False):
+            return False
+        self._lock.release()
+        return True
+
     def _before_begin(self, connection: Connection) -> None:
         if connection.get_execution_options().get(WRITE_OPTION) and not connection.info.get(HELD):
             self._lock.acquire()
