@@ -110,7 +110,8 @@ def rejecting_after(calls: int) -> tuple[Callable[[ModelRequest], str], list[int
 def test_a_provider_that_rejects_every_call_leaves_its_matches_interrupted_and_resume_finishes_them(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     registry = default_registry()
-    config = RunConfig(games=("akinator",), models=("mock/flaky",), opponent="mock/flaky", n=6, concurrency=3)
+    config = RunConfig(games=("akinator",), models=("mock/flaky",), opponent="mock/flaky", n=6, concurrency=3,
+                       timeout_s=7.5)
     db = f"sqlite:///{tmp_path / 'down.db'}"
 
     async def run_until_rejected(store: Store, run_id: str) -> RunInterrupted:
@@ -140,11 +141,17 @@ def test_a_provider_that_rejects_every_call_leaves_its_matches_interrupted_and_r
 
     # the endpoint works again: --resume (through the CLI) plays the interrupted matches on from their events
     working, _ = rejecting_after(10**9)
-    monkeypatch.setattr(run_cmd, "ModelHub", lambda use_cache, timeout_s: ModelHub(
-        use_cache=False, timeout_s=timeout_s, mock_scripts={"flaky": working}))
+    hubs: list[ModelHub] = []
+
+    def working_hub(use_cache: bool, timeout_s: float | None) -> ModelHub:
+        hubs.append(ModelHub(use_cache=False, timeout_s=timeout_s, mock_scripts={"flaky": working}))
+        return hubs[-1]
+
+    monkeypatch.setattr(run_cmd, "ModelHub", working_hub)
     result = CliRunner().invoke(app, ["run", "--resume", run_id, "--db", db], env={"COLUMNS": "200"})
     assert result.exit_code == 0, result.output
     assert f"{len(left)} match" in result.output and "interrupted: mock/flaky: HTTP 400" in result.output
+    assert [hub.timeout_for("mock") for hub in hubs] == [7.5]  # the run's --timeout, kept for --resume
     with Store.open(db) as store:
         assert store.get_run(run_id).status == "finished"
         check_complete(store, run_id, len(plan_matches(config, registry, DEFAULT_MODEL)))
