@@ -14,6 +14,7 @@ from playeval.core.registry import default_registry
 from playeval.store import Store
 from playeval.web.board import leaderboard, stats
 from playeval.web.board_state import BoardState
+from playeval.web.tallies import Source
 
 SPEC = MatchSpec(game="akinator", level=1, seed=3, setup={"secret": "a lamp"}, variants={"guesser": 0, "answerer": 0})
 
@@ -75,7 +76,8 @@ def test_kept_numbers_equal_a_fresh_computation_after_every_kind_of_change(tmp_p
         kept = BoardState(store, registry)
 
         def same() -> None:
-            for game, source in (("all", "all"), ("akinator", "live"), ("akinator", "batch")):
+            boards: tuple[tuple[str, Source], ...] = (("all", "all"), ("akinator", "live"), ("akinator", "batch"))
+            for game, source in boards:
                 assert kept.leaderboard(game, source) == leaderboard(store, registry, game=game, source=source)
             assert kept.stats() == stats(store, registry)
 
