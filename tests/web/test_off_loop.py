@@ -4,20 +4,21 @@ loop keeps answering other requests meanwhile."""
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 from arena_client import MOCK, make_settings, running, wait_view
-
-from playeval.store import EventRecord, Store
+from sqlalchemy import event
+from sqlalchemy.engine import Engine
 
 SLOW_S = 0.5
 
 
 @pytest.mark.parametrize("slow_request", ["view", "move"])
-async def test_a_slow_store_read_does_not_block_other_requests(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+async def test_a_slow_store_read_does_not_block_other_requests(tmp_path: Path, request: pytest.FixtureRequest,
                                                                slow_request: str) -> None:
     async with running(make_settings(tmp_path)) as client:
         created = await client.post("/api/matches", json={"game": "akinator", "level": 1, "model": MOCK,
@@ -26,14 +27,16 @@ async def test_a_slow_store_read_does_not_block_other_requests(tmp_path: Path, m
         match_id = created.json()["id"]
         turn = await wait_view(client, match_id, {"your_turn"})
 
-        original = Store.event_records
+        armed = threading.Event()
 
-        def slow_records(store: Store, wanted: str) -> list[EventRecord]:
-            if wanted == match_id:
+        def slow_query(conn: Any, cursor: Any, statement: str, parameters: Any, context: Any, many: bool) -> None:
+            if armed.is_set() and match_id in str(parameters):
+                armed.clear()
                 time.sleep(SLOW_S)  # a slow query: blocks the thread that makes it
-            return original(store, wanted)
 
-        monkeypatch.setattr(Store, "event_records", slow_records)
+        event.listen(Engine, "before_cursor_execute", slow_query)
+        request.addfinalizer(lambda: event.remove(Engine, "before_cursor_execute", slow_query))
+        armed.set()
 
         async def slow() -> Any:
             if slow_request == "view":

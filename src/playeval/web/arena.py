@@ -30,13 +30,14 @@ from playeval.web.board_state import BoardState
 from playeval.web.bodies import Check, Join, Move, StartMatch, StartWatch, Survey
 from playeval.web.errors import Conflict, Forbidden, Invalid, MoveRefused, NotFound
 from playeval.web.keeper import LEFT, SeatKeeper
+from playeval.web.loads import LoadCache
 from playeval.web.moves import attempt_of, check_current, check_reply, open_ask
 from playeval.web.offload import off_loop
 from playeval.web.present import match_view, replay_view, summary
 from playeval.web.runner import ModelRunner
 from playeval.web.settings import ArenaSettings
 from playeval.web.starting import TableMaker
-from playeval.web.table import Loaded, Table, load
+from playeval.web.table import Loaded, Table
 from playeval.web.tail import TailRecorder
 from playeval.web.views import CheckView, InviteView, MatchSummary, MatchView, Mode, ReplayView, SurveyView
 
@@ -63,6 +64,7 @@ class Arena:
         self.keeper = SeatKeeper(store, self.runner, settings)
         self.maker = TableMaker(store, settings, self.game)
         self.board = BoardState(store, registry)
+        self.loads = LoadCache(store)
         self._sweeper: asyncio.Task[None] | None = None
         self._warming: asyncio.Task[None] | None = None
 
@@ -75,7 +77,7 @@ class Arena:
             raise Invalid(str(err)) from None
 
     def load(self, match_id: str, *, arena_only: bool = True) -> Loaded:
-        return load(self.store, match_id, arena_only=arena_only)
+        return self.loads.load(match_id, arena_only=arena_only)
 
     def _view(self, table: Table, seat: str | None, *, token: str | None = None,
               invites: Sequence[InviteView] | None = None) -> MatchView:

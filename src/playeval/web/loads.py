@@ -1,0 +1,107 @@
+"""The matches a server process read last, served again while the store says nothing of them changed.
+
+Most requests of a live match read it whole (``web.table.load``: its record, its arena row with the people's
+seats, its log, in six queries with every event parsed), and most find it as the previous request left it, or
+longer by an event or two. ``LoadCache.load`` first reads the match's version in one query: its status, the
+seq of its last event, its lease, and how many of its people's seats were joined and left (the only things
+about a match that change without an event, besides its status). The same version: the match as read last. Only
+a longer log (same status, lease and seats): the new events are read and appended. Anything else, or a match
+not read before: read whole. A match is never served older than its version says, so any process's writes
+show on the next request, as without the cache.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, replace
+from datetime import datetime
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from playeval.store import Store
+from playeval.store.convert import event_record
+from playeval.store.schema import EventRow, WebMatchRow, WebSeatRow
+from playeval.store.schema import MatchRow as StoredMatch
+from playeval.web.errors import NO_SUCH_MATCH, NotFound
+from playeval.web.table import Loaded, load
+
+KEPT = 4096
+"""How many matches a process keeps (the ones read longest ago are dropped first)."""
+
+
+@dataclass(frozen=True)
+class Version:
+    status: str
+    seq: int
+    lease_owner: str | None
+    lease_until: datetime | None
+    joined: int
+    left: int
+
+    def grew_from(self, older: Version) -> bool:
+        """Whether only the log is longer than at ``older``."""
+        return replace(older, seq=self.seq) == self and self.seq > older.seq
+
+
+class LoadCache:
+    """Matches as last read by this process, checked against the store's version on every read."""
+
+    def __init__(self, store: Store, kept: int = KEPT) -> None:
+        self.store = store
+        self.kept = kept
+        self._lock = threading.Lock()
+        self._items: OrderedDict[str, tuple[Version, Loaded]] = OrderedDict()
+
+    def load(self, match_id: str, *, arena_only: bool = True) -> Loaded:
+        """The match as stored now (``NotFound`` like ``web.table.load``)."""
+        with Session(self.store.engine) as session:
+            version = _version(session, match_id)
+            with self._lock:
+                kept = self._items.get(match_id)
+            loaded: Loaded | None = None
+            if version is not None and kept is not None:
+                if kept[0] == version:
+                    loaded = kept[1]
+                elif version.grew_from(kept[0]):
+                    loaded = _longer(session, kept[1], version.seq)
+        if loaded is None:
+            loaded = load(self.store, match_id, arena_only=False)
+        if version is not None:
+            with self._lock:
+                self._items[match_id] = (version, loaded)
+                self._items.move_to_end(match_id)
+                while len(self._items) > self.kept:
+                    self._items.popitem(last=False)
+        if arena_only and loaded.web is None:
+            raise NotFound(NO_SUCH_MATCH)
+        return loaded
+
+
+def _version(session: Session, match_id: str) -> Version | None:
+    """The match's version now; ``None`` when there is no such match."""
+    seq = select(func.coalesce(func.max(EventRow.seq), 0)).where(EventRow.match_id == match_id).scalar_subquery()
+    joined = (select(func.count()).select_from(WebSeatRow)
+              .where(WebSeatRow.match_id == match_id, WebSeatRow.joined_at.is_not(None)).scalar_subquery())
+    left = (select(func.count()).select_from(WebSeatRow)
+            .where(WebSeatRow.match_id == match_id, WebSeatRow.left_at.is_not(None)).scalar_subquery())
+    row = session.execute(
+        select(StoredMatch.status, seq, WebMatchRow.lease_owner, WebMatchRow.lease_until, joined, left)
+        .outerjoin(WebMatchRow, WebMatchRow.match_id == StoredMatch.id).where(StoredMatch.id == match_id)
+    ).first()
+    if row is None:
+        return None
+    status, last, owner, until, joined_count, left_count = row
+    return Version(status=status, seq=int(last), lease_owner=owner, lease_until=until, joined=int(joined_count),
+                   left=int(left_count))
+
+
+def _longer(session: Session, loaded: Loaded, seq: int) -> Loaded | None:
+    """``loaded`` with the events after its last one, up to ``seq``; ``None`` if they are not all there (a
+    write committed between the two reads is left to a whole read)."""
+    rows = session.scalars(select(EventRow).where(EventRow.match_id == loaded.match.id, EventRow.seq > loaded.seq,
+                                                  EventRow.seq <= seq).order_by(EventRow.seq)).all()
+    if [row.seq for row in rows] != list(range(loaded.seq + 1, seq + 1)):
+        return None
+    return replace(loaded, records=loaded.records + tuple(event_record(row) for row in rows))
