@@ -23,11 +23,14 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from sqlalchemy import func, select
+
 from playeval.core.match import Outcome
 from playeval.core.registry import default_registry
 from playeval.engine import BatchRunner, PlannedMatch, RunConfig, create_run
 from playeval.models import ModelHub
 from playeval.store import Store
+from playeval.store.schema import MatchRow
 
 _PAGE_BYTES = os.sysconf("SC_PAGE_SIZE")
 
@@ -88,7 +91,9 @@ async def fill(db_url: str, matches: int, concurrency: int, latency: float) -> F
             seconds = time.perf_counter() - started
             cpu_s = time.process_time() - cpu_started
             calls = hub.total_usage().attempts
-        finished = sum(1 for m in store.run_matches(run_id) if m.status == "finished")
+        with store.engine.connect() as conn:  # a count, not every match's record: that would be the peak of RSS
+            finished = conn.scalar(select(func.count()).select_from(MatchRow)
+                                   .where(MatchRow.run_id == run_id, MatchRow.status == "finished"))
     if finished != matches:
         raise SystemExit(f"error: only {finished} of {matches} matches finished")
     return Filled(matches=matches, calls=calls, seconds=seconds, ideal_s=calls * latency / concurrency,
