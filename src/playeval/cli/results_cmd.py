@@ -82,7 +82,8 @@ def print_costs(costs: list[ModelCost]) -> None:
     note = ("cost: from the price table (USD per million tokens; override in $PLAYEVAL_PRICES or "
             "~/.config/playeval/prices.toml); cached calls cost nothing")
     if unpriced:
-        note += f"; unknown: {unpriced} call(s) of a model with no price"
+        note += (f"; unknown: {unpriced} call(s) with no price recorded (a model missing from the table, or "
+                 "stored before prices were)")
     console.print(note + ".")
 
 
