@@ -217,3 +217,18 @@ async def test_other_drivers_get_the_same_log_through_core(store: Store, hub: Mo
         assert record.ended_at is not None and record.ended_at.utcoffset() is not None
         assert record.created_at <= record.ended_at
         assert all(event.created_at.utcoffset() is not None for event in store.event_records(match_id))
+
+
+async def test_moves_waiting_behind_a_slow_call_are_committed_when_their_time_is_up(store: Store) -> None:
+    import asyncio
+
+    recorder = BufferedRecorder(store, max_age_s=0.05)
+    match_id = recorder.create_match(spec=make_spec(), seats=SEATS)
+    recorder.append_event(match_id, AskIssued(seat=GUESSER, kind="question", attempt=0))
+    assert len(store.events(match_id)) == 1 and recorder.pending(match_id) == 1
+    await asyncio.sleep(0.3)  # the next move's model call is slow: nothing else comes
+    assert len(store.events(match_id)) == 2 and recorder.pending(match_id) == 0
+    recorder.append_event(match_id, AskIssued(seat=GUESSER, kind="question", attempt=1))
+    recorder.flush()  # committed at once: the timer it had set is cancelled and does not commit twice
+    await asyncio.sleep(0.1)
+    assert [record.seq for record in store.event_records(match_id)] == [1, 2, 3]

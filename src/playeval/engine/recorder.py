@@ -8,6 +8,7 @@ lists, for benchmarks and tests that need no database.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -84,6 +85,8 @@ class _Tail:
     since: float
     entries: list[Attempt | Event] = field(default_factory=list)
     events: int = 0
+    timer: asyncio.TimerHandle | None = None
+    """The commit due ``max_age_s`` after the last one, while entries wait (only under a running event loop)."""
 
 
 class BufferedRecorder:
@@ -91,10 +94,11 @@ class BufferedRecorder:
     ``store`` at safe points, in one transaction each with bulk inserts (:meth:`Store.append_tail`).
 
     A match's tail is committed when the match ends (with its outcome, in the same transaction), when it holds
-    ``max_events`` events, when ``max_age_s`` seconds have passed since the match's last commit, and on
-    :meth:`flush`. Every commit ends on a whole move, so the log never holds half a move; the seq of each event
-    is known without reading the log (the end of a match created elsewhere, such as one being resumed, is read
-    once).
+    ``max_events`` events, when ``max_age_s`` seconds have passed since the match's last commit (checked when a
+    move comes, and, under a running event loop, by a timer, so moves do not wait for a slow model call to
+    end), and on :meth:`flush`. Every commit ends on a whole move, so the log never holds half a move; the seq
+    of each event is known without reading the log (the end of a match created elsewhere, such as one being
+    resumed, is read once).
 
     Durability: a crash (or an exception out of the match) loses at most the uncommitted tail of each match in
     flight -- whole moves made within the last ``max_age_s`` seconds, or fewer than ``max_events`` events.
@@ -114,6 +118,7 @@ class BufferedRecorder:
         self._max_events = max_events
         self._max_age_s = max_age_s
         self._clock = clock
+        self._timers = clock is time.monotonic  # a caller with its own clock drives time itself (tests)
         self._tails: dict[str, _Tail] = {}
 
     def create_match(self, *, spec: MatchSpec, seats: Sequence[SeatAssignment],
@@ -136,6 +141,7 @@ class BufferedRecorder:
         """Commit the match's tail and its end together."""
         tail = self._tail(match_id)
         self._store.append_tail(match_id, tail.entries, after_seq=tail.last_seq, outcome=outcome)
+        _cancel(tail)
         del self._tails[match_id]
 
     def pending(self, match_id: str) -> int:
@@ -159,13 +165,33 @@ class BufferedRecorder:
         tail.entries.extend(entries)
         tail.events += events
         seq = tail.last_seq + tail.events
-        if tail.events >= self._max_events or self._clock() - tail.since >= self._max_age_s:
+        waited = self._clock() - tail.since
+        if tail.events >= self._max_events or waited >= self._max_age_s:
             self._commit(match_id, tail)
+        elif tail.timer is None and self._timers:
+            try:
+                loop = asyncio.get_running_loop()
+            except RuntimeError:  # used outside a loop: the next move or the end commits
+                return seq
+            tail.timer = loop.call_later(self._max_age_s - waited, self._commit_due, match_id)
         return seq
 
+    def _commit_due(self, match_id: str) -> None:
+        tail = self._tails.get(match_id)
+        if tail is not None:
+            tail.timer = None
+            self._commit(match_id, tail)
+
     def _commit(self, match_id: str, tail: _Tail) -> None:
+        _cancel(tail)
         if tail.entries:
             tail.last_seq = self._store.append_tail(match_id, tail.entries, after_seq=tail.last_seq)
             tail.entries.clear()
             tail.events = 0
         tail.since = self._clock()
+
+
+def _cancel(tail: _Tail) -> None:
+    if tail.timer is not None:
+        tail.timer.cancel()
+        tail.timer = None
