@@ -207,3 +207,13 @@ def test_unknown_cost_rows() -> None:
     assert by_model[ALL_MODELS].cost_usd is None and by_model[ALL_MODELS].calls == 3
     assert cost_rows([call("openai/b", None, cached=True)])[-1].cost_usd == 0.0
     assert [format_usd(row.cost_usd) for row in rows] == ["$0.5000", "unknown", "unknown"]
+
+
+def test_the_database_sums_a_run_as_the_calls_add_up(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from playeval.analysis.load import cost_rows
+
+    run_id = _run(tmp_path, monkeypatch, '[prices]\n"mock/player" = { input = 3, output = 15 }\n')
+    with Store.open() as store:
+        calls = [call for match in store.run_matches(run_id) for call in store.calls(match.id)]
+        assert {call.model for call in calls} >= {"mock/player"} and len(calls) > 10
+        assert run_costs(store, run_id) == cost_rows(calls)

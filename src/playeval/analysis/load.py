@@ -92,5 +92,19 @@ def cost_rows(calls: Iterable[CallRow]) -> list[ModelCost]:
 
 
 def run_costs(store: Store, run_id: str) -> list[ModelCost]:
-    """Cost per model of a run, and the run's total (the last row)."""
-    return cost_rows(call for match in store.run_matches(run_id) for call in store.calls(match.id))
+    """Cost per model of a run, and the run's total (the last row): summed by the database, not call by call."""
+    rows = [ModelCost(model=totals.model, calls=totals.calls, cached_calls=totals.cached_calls,
+                      prompt_tokens=totals.prompt_tokens, completion_tokens=totals.completion_tokens,
+                      cost_usd=None if totals.unpriced_calls else totals.priced_cost_usd,
+                      unpriced_calls=totals.unpriced_calls)
+            for totals in store.call_totals(run_id)]
+    if not rows:
+        return []
+    unpriced = sum(row.unpriced_calls for row in rows)
+    total = ModelCost(model=ALL_MODELS, calls=sum(row.calls for row in rows),
+                      cached_calls=sum(row.cached_calls for row in rows),
+                      prompt_tokens=sum(row.prompt_tokens for row in rows),
+                      completion_tokens=sum(row.completion_tokens for row in rows),
+                      cost_usd=None if unpriced else sum(row.cost_usd or 0.0 for row in rows),
+                      unpriced_calls=unpriced)
+    return [*rows, total]

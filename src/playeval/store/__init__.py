@@ -16,6 +16,7 @@ from playeval.store.export import ExportedMatch, ExportedRun, export_run_jsonl, 
 from playeval.store.location import default_db_url
 from playeval.store.records import (
     CallRow,
+    CallTotals,
     EventRecord,
     MatchRecord,
     MatchStatus,
@@ -32,6 +33,7 @@ from playeval.store.store import Store
 
 __all__ = [
     "CallRow",
+    "CallTotals",
     "DuplicateMatch",
     "DuplicateRetro",
     "DuplicateSurvey",

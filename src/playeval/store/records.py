@@ -66,6 +66,21 @@ class EventRecord(BaseModel):
     event: Event
 
 
+class CallTotals(BaseModel):
+    """One model's stored calls in a run, summed: ``priced_cost_usd`` over the calls with a price, and how many
+    fresh (not cached) calls had none."""
+
+    model_config = ConfigDict(frozen=True)
+
+    model: str
+    calls: int
+    cached_calls: int
+    prompt_tokens: int
+    completion_tokens: int
+    priced_cost_usd: float
+    unpriced_calls: int
+
+
 class CallRow(CallRecord):
     """One stored model call: the wrapper's record plus where it belongs and how its reply was read."""
 

@@ -16,7 +16,7 @@ from types import TracebackType
 from typing import Any, Self, get_args
 
 from pydantic import TypeAdapter
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import case, func, insert, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
@@ -46,7 +46,7 @@ from playeval.store.engine import create_store_engine, unavailable, writer
 from playeval.store.errors import DuplicateMatch
 from playeval.store.location import default_db_url
 from playeval.store.migrate import upgrade_schema
-from playeval.store.records import CallRow, EventRecord, MatchRecord, MatchStatus, RunRecord, RunStatus
+from playeval.store.records import CallRow, CallTotals, EventRecord, MatchRecord, MatchStatus, RunRecord, RunStatus
 from playeval.store.schema import EventRow, MatchRow, ModelCallRow, RoleRow, RunRow, SeatRow
 
 RUN_ID_BYTES = 6
@@ -348,6 +348,26 @@ class Store(ArenaTables, RetroTables):
                 select(ModelCallRow).where(ModelCallRow.match_id == match_id).order_by(ModelCallRow.id)
             )
             return [call_row(row) for row in rows]
+
+    def call_totals(self, run_id: str) -> list[CallTotals]:
+        """Per model, in the order of its first call: the counts, tokens and known cost of every stored call of
+        the run's matches (one aggregate query, however many matches)."""
+        fresh_unpriced = case((ModelCallRow.cost_usd.is_(None) & ~ModelCallRow.cached, 1), else_=0)
+        with self._read() as session:
+            get_run(session, run_id)
+            rows = session.execute(
+                select(ModelCallRow.model, func.count(), func.sum(case((ModelCallRow.cached, 1), else_=0)),
+                       func.sum(ModelCallRow.prompt_tokens), func.sum(ModelCallRow.completion_tokens),
+                       func.sum(ModelCallRow.cost_usd), func.sum(fresh_unpriced))
+                .join(MatchRow, MatchRow.id == ModelCallRow.match_id)
+                .where(MatchRow.run_id == run_id)
+                .group_by(ModelCallRow.model)
+                .order_by(func.min(ModelCallRow.id))
+            ).all()
+        return [CallTotals(model=model, calls=int(calls), cached_calls=int(cached or 0),
+                           prompt_tokens=int(prompt or 0), completion_tokens=int(completion or 0),
+                           priced_cost_usd=float(cost or 0.0), unpriced_calls=int(unpriced or 0))
+                for model, calls, cached, prompt, completion, cost, unpriced in rows]
 
     # -- interrupted matches ----------------------------------------------------
 
