@@ -172,7 +172,8 @@ def test_results_show_a_team_column_only_for_a_game_with_teams(council_run: Coun
     taboo_head = next(line for line in taboo.output.splitlines() if line.split()[:1] == ["model"])
     assert council_head.split()[:3] == ["model", "team", "n"] and "team" not in taboo_head.split()
     expected = _expected(_matches(council_run), by_team=True)
-    rows = [line.split() for line in council.output.splitlines() if line.strip().startswith("mock/")]
+    results_table = council.output.split("cost: every model call of the run")[0]  # the cost table follows
+    rows = [line.split() for line in results_table.splitlines() if line.strip().startswith("mock/")]
     assert sorted((row[0], row[1], row[2]) for row in rows) == sorted(
         (model, team, str(expected[(model, team, "seats")])) for model in MODELS for team in ("red", "blue"))
 
