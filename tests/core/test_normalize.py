@@ -19,3 +19,12 @@ def test_keeps_words_that_only_look_plural() -> None:
     assert normalize_name("a bus") == "bus"
     assert normalize_name("a") == "a"
     assert not same_name("", "")
+
+
+def test_accented_and_ascii_spellings_fold_alike() -> None:
+    assert normalize_name("Crème Brûlée") == normalize_name("creme brulee") == "creme brulee"
+    assert normalize_name("the\tpaper_clips/ ") == "paper clip"
+    assert normalize_name("  a  'rock'n'roll'  records ") == "rocknroll record"
+    assert normalize_name("The") == "the"
+    assert normalize_name("\u00e9\u00e9") == "ee"
+    assert normalize_name("- / _") == ""

@@ -14,7 +14,6 @@ _ARTICLES = ("a", "an", "the")
 _KEEP_S_ENDINGS = ("ss", "us", "is", "ous")
 _SIBILANT_ES = ("sses", "shes", "ches", "xes", "zes")
 _NON_WORD = re.compile(r"[^a-z0-9' ]+")
-_SPACES = re.compile(r"\s+")
 
 
 def singular(word: str) -> str:
@@ -32,13 +31,16 @@ def singular(word: str) -> str:
 
 def normalize_name(text: str) -> str:
     """Fold case, accents, articles, hyphens, punctuation and plurals."""
-    folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii").lower()
-    folded = folded.replace("-", " ").replace("_", " ").replace("/", " ")
-    folded = _NON_WORD.sub(" ", folded).replace("'", "")
-    words = _SPACES.sub(" ", folded).strip().split(" ")
-    while words and words[0] in _ARTICLES and len(words) > 1:
-        words = words[1:]
-    return " ".join(singular(word) for word in words if word)
+    # ASCII text is its own NFKD form: the Unicode fold is skipped for it (most names, and a hot path of games).
+    if text.isascii():
+        folded = text.lower()
+    else:
+        folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii").lower()
+    # Hyphens, underscores, slashes and every other non-word character become spaces; split() folds their runs.
+    words = _NON_WORD.sub(" ", folded).replace("'", "").split()
+    while len(words) > 1 and words[0] in _ARTICLES:
+        del words[0]
+    return " ".join([singular(word) for word in words])
 
 
 def same_name(a: str, b: str) -> bool:

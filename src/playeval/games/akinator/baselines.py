@@ -6,6 +6,8 @@ from playeval.core.ask import Ask, Reply
 from playeval.core.normalize import normalize_name
 from playeval.games.akinator.prompts import GUESS_FORMAT
 
+_GUESS_PREFIX = GUESS_FORMAT.split("{")[0]
+
 
 class OracleAnswerer:
     """Answers every question 'No' and confirms a guess only when it names the secret."""
@@ -19,7 +21,7 @@ class OracleAnswerer:
 
     async def act(self, ask: Ask) -> Reply:
         if ask.kind == "confirm":
-            guessed = normalize_name(ask.display.removeprefix(GUESS_FORMAT.split("{")[0]).rstrip("?"))
+            guessed = normalize_name(ask.display.removeprefix(_GUESS_PREFIX).rstrip("?"))
             return Reply(text="Yes" if guessed and guessed == self._secret_name else "No")  # same_name, kept
         return Reply(text="No")
 

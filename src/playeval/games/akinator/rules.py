@@ -145,6 +145,13 @@ class AkinatorState:
         return None
 
 
+def _moved(state: AkinatorState, turns: tuple[Turn, ...], *, won: bool = False,
+           said: tuple[tuple[Turn, Message, Message], ...] | None = None) -> AkinatorState:
+    """``replace(state, turns=turns, won=won[, said=said])``, built directly: a move's hot path."""
+    return AkinatorState(spec=state.spec, turns=turns, won=won, said=state.said if said is None else said,
+                         fixed=state.fixed)
+
+
 def _clean(text: str) -> str:
     line = text.strip().splitlines()[0] if text.strip() else ""
     return _DECORATION.sub("", line.replace("*", "").replace("`", "")).strip()
@@ -166,6 +173,17 @@ def _guess_grammar(number: int) -> str:
         f'root ::= "Question {number}: " text "?" | "This is a guess -- are you thinking of " text "?"\n'
         'text ::= [^\\n?]+\n'
     )
+
+
+# The guesser's constraint for each turn of the longest level, built once (frozen: asks share them).
+_GUESS_CONSTRAINTS: tuple[OutputConstraint, ...] = tuple(
+    OutputConstraint(grammar=_guess_grammar(number)) for number in range(1, max(LIMITS.values()) + 1))
+
+
+def _guess_constraint(number: int) -> OutputConstraint:
+    if 1 <= number <= len(_GUESS_CONSTRAINTS):
+        return _GUESS_CONSTRAINTS[number - 1]
+    return OutputConstraint(grammar=_guess_grammar(number))
 
 
 class Akinator(GameBase):
@@ -290,8 +308,7 @@ class Akinator(GameBase):
 
     def _answered(self, state: AkinatorState, turns: tuple[Turn, ...], *, won: bool = False) -> AkinatorState:
         """``state`` with ``turns``, whose last turn has just been answered: its messages join ``said``."""
-        return replace(state, turns=turns, won=won,
-                       said=(*state.said, (turns[-1], *self._turn_messages(state, turns[-1]))))
+        return _moved(state, turns, won=won, said=(*state.said, (turns[-1], *self._turn_messages(state, turns[-1]))))
 
     def _guesser_ask(self, state: AkinatorState) -> Ask:
         number = len(state.turns) + 1
@@ -304,7 +321,7 @@ class Akinator(GameBase):
             messages=messages,
             display=f"{heard}Turn {number} of {state.limit}.",
             instructions="Ask a yes/no question, or guess with: This is a guess -- are you thinking of <object>?",
-            constraint=OutputConstraint(grammar=_guess_grammar(number)),
+            constraint=_guess_constraint(number),
             max_tokens=64,
             max_chars=MAX_QUESTION_CHARS,
             one_line=True,
@@ -391,14 +408,17 @@ class Akinator(GameBase):
                 raise RuleViolation("it is the answerer's turn.")
             if action.kind not in ("question", "guess"):
                 raise RuleViolation(f"the guesser cannot {action.kind}.")
-            turn = Turn(number=len(state.turns) + 1, kind=action.kind, text=action.text)  # type: ignore[arg-type]
-            name = normalize_name(action.text) if action.kind == "guess" else ""
+            number = len(state.turns) + 1
+            kind = action.kind
+            name = normalize_name(action.text) if kind == "guess" else ""
             if name and name == self._fixed(state).secret_name:  # same_name(guess, secret), the secret's name kept
-                return replace(state, turns=(*state.turns, replace(turn, answer="Yes", confirmed_by_rules=True)),
-                               won=True)
-            if action.kind == "guess" and _category_name(name):
-                return self._answered(state, (*state.turns, replace(turn, answer="No", category=True)))
-            return replace(state, turns=(*state.turns, turn))
+                right = Turn(number=number, kind="guess", text=action.text, answer="Yes", confirmed_by_rules=True)
+                return _moved(state, (*state.turns, right), won=True)
+            if kind == "guess" and _category_name(name):
+                category = Turn(number=number, kind="guess", text=action.text, answer="No", category=True)
+                return self._answered(state, (*state.turns, category))
+            turn = Turn(number=number, kind=kind, text=action.text)  # type: ignore[arg-type]
+            return _moved(state, (*state.turns, turn), won=state.won)
         if action.seat == ANSWERER or action.role == JUDGE:
             if pending is None:
                 raise RuleViolation("there is no question to answer.")
@@ -410,7 +430,8 @@ class Akinator(GameBase):
             allowed = CONFIRM_ANSWERS if expected == "confirm" else state.answers
             if action.kind != expected or action.text not in allowed:
                 raise RuleViolation(f"expected one of {', '.join(allowed)}.")
-            answered = replace(pending, answer=action.text)
+            answered = Turn(number=pending.number, kind=pending.kind, text=pending.text, answer=action.text,
+                            confirmed_by_rules=pending.confirmed_by_rules, category=pending.category)
             won = pending.kind == "guess" and action.text == "Yes"
             return self._answered(state, (*state.turns[:-1], answered), won=won)
         raise RuleViolation(f"unknown seat or role {action.party!r}.")
