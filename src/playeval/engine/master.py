@@ -45,38 +45,80 @@ def _party_of(event: Event) -> str | None:
     return None
 
 
+_CLOSING = (ActionApplied, SeatEliminated, SeatTakenOver)
+"""The events that close a party's move."""
+
+
 def _since_close(events: Sequence[Event], party: str) -> list[Event]:
     """The party's events since its last closed move (an applied action, an elimination, a take-over)."""
     found: list[Event] = []
     for event in reversed(events):
         if _party_of(event) != party:
             continue
-        if isinstance(event, (ActionApplied, SeatEliminated, SeatTakenOver)):
+        if isinstance(event, _CLOSING):
             break
         found.append(event)
     found.reverse()
     return found
 
 
-def pending_rejections(events: Sequence[Event], party: str) -> list[ReplyRejected]:
+class OpenMoves:
+    """Each party's events since its last closed move in ``log``, a log that only grows while this is used: read
+    off the log once per party, then kept up to date from the events added since (the game master's loop asks
+    this twice a move, which would otherwise scan the log's tail each time)."""
+
+    __slots__ = ("_log", "_seen", "_since")
+
+    def __init__(self, log: Sequence[Event]) -> None:
+        self._log = log
+        self._seen = len(log)
+        self._since: dict[str, list[Event]] = {}
+
+    def since_close(self, party: str) -> list[Event]:
+        """:func:`_since_close` of the log as it is now (the list is kept: do not change it)."""
+        log = self._log
+        if self._seen < len(log):
+            since = self._since
+            for index in range(self._seen, len(log)):
+                event = log[index]
+                party_of = _party_of(event)
+                found = since.get(party_of) if party_of is not None else None
+                if found is None:  # a party not asked about yet (read off the log when it is), or no party
+                    continue
+                if isinstance(event, _CLOSING):
+                    since[party_of] = []  # type: ignore[index]
+                else:
+                    found.append(event)
+            self._seen = len(log)
+        found = self._since.get(party)
+        if found is None:
+            found = self._since[party] = _since_close(log, party)
+        return found
+
+
+def pending_rejections(events: Sequence[Event], party: str, moves: OpenMoves | None = None) -> list[ReplyRejected]:
     """The party's refused replies since its last closed move: the re-asks of the move under way."""
-    return [event for event in _since_close(events, party) if isinstance(event, ReplyRejected)]
+    found = (moves or OpenMoves(events)).since_close(party)
+    return [event for event in found if isinstance(event, ReplyRejected)]
 
 
-def current_asks(game: Game[Any], state: Any, events: Sequence[Event]) -> tuple[Ask, ...]:
-    """The open asks, each with its party's refused replies and their reasons folded in."""
+def current_asks(game: Game[Any], state: Any, events: Sequence[Event], moves: OpenMoves | None = None
+                 ) -> tuple[Ask, ...]:
+    """The open asks, each with its party's refused replies and their reasons folded in (``moves``: kept over
+    ``events`` by the caller, else read off them)."""
+    moves = moves or OpenMoves(events)
     asks: list[Ask] = []
     for opened in game.next_asks(state):
         ask = opened
-        for rejection in pending_rejections(events, ask.party):
+        for rejection in pending_rejections(events, ask.party, moves):
             ask = ask.retry(rejection.text, rejection.reason)
         asks.append(ask)
     return tuple(asks)
 
 
-def ask_recorded(events: Sequence[Event], ask: Ask) -> bool:
+def ask_recorded(events: Sequence[Event], ask: Ask, moves: OpenMoves | None = None) -> bool:
     """Whether the log holds this ask, issued and not yet answered."""
-    pending = _since_close(events, ask.party)
+    pending = (moves or OpenMoves(events)).since_close(ask.party)
     last_ask = max((i for i, e in enumerate(pending) if isinstance(e, AskIssued) and e.attempt == ask.attempt),
                    default=None)
     if last_ask is None:

@@ -32,7 +32,7 @@ from playeval.core.errors import MoveError, PlayevalError, RuleViolation
 from playeval.core.events import ActionApplied, AskIssued, Event, MatchEnded, SeatEliminated, SeatTakenOver
 from playeval.core.game import Game
 from playeval.core.match import Action, MatchSpec, Outcome
-from playeval.engine.master import Move, ask_recorded, current_asks, judge, play_move, state_from_events
+from playeval.engine.master import Move, OpenMoves, ask_recorded, current_asks, judge, play_move, state_from_events
 from playeval.engine.recorder import Recorder
 from playeval.players.base import Player
 
@@ -113,21 +113,22 @@ async def advance(game: Game[Any], spec: MatchSpec, events: Sequence[Event], pla
     if recorded is not None:
         return StepResult(state=state, outcome=recorded, waiting_for=(), moves=0)
     moves = 0
+    open_moves = OpenMoves(log)  # kept as the loop appends to the log
     outcome = game.outcome(state)
     while outcome is None:
-        asks = current_asks(game, state, log)
+        asks = current_asks(game, state, log, open_moves)
         if not asks:
             raise PlayevalError(f"{game.id}: the match has neither an open ask nor an outcome")
         waiting = [ask for ask in asks if players.get(ask.party) is None]
         runnable = [ask for ask in asks if players.get(ask.party) is not None]
         for ask in waiting:
-            if not ask_recorded(log, ask):
+            if not ask_recorded(log, ask, open_moves):
                 log.append(AskIssued(seat=ask.seat, role=ask.role, kind=ask.kind, attempt=ask.attempt))
                 recorder.append_event(match_id, log[-1])
         if not runnable:
             return StepResult(state=state, outcome=None, waiting_for=tuple(ask.party for ask in waiting),
                               moves=moves)
-        plays = (play_move(game, state, ask, players[ask.party], asked=ask_recorded(log, ask))  # type: ignore[arg-type]
+        plays = (play_move(game, state, ask, players[ask.party], asked=ask_recorded(log, ask, open_moves))  # type: ignore[arg-type]
                  for ask in runnable)
         # One open ask (most turns) is awaited directly: a task per move would cost more than a scripted move.
         played = [await next(plays)] if len(runnable) == 1 else await asyncio.gather(*plays)
