@@ -8,8 +8,7 @@ log never holds half a move of a model.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from functools import cached_property
+from dataclasses import dataclass, field
 
 from playeval.core.ask import Ask, CallRecord
 from playeval.core.errors import MoveError
@@ -26,6 +25,8 @@ class Attempt:
     error: MoveError | None = None
     ask_recorded: bool = False
     """The log already holds this try's ask (a person's turn, or a move resumed after a crash)."""
+    _shared: tuple[Event, ...] | None = field(default=None, init=False, repr=False, compare=False)
+    """The events without call ids, once built (functools.cached_property takes a lock per read on Python 3.11)."""
 
     @property
     def parsed(self) -> str | None:
@@ -46,12 +47,12 @@ class Attempt:
         """The events of this try, given the stored ids of its model calls. Without ids they are built once: the
         game master's log and a recorder share them (events are immutable)."""
         if not call_ids:
-            return list(self._events_without_ids)
+            shared = self._shared
+            if shared is None:
+                shared = tuple(self._build_events(()))
+                object.__setattr__(self, "_shared", shared)  # a cache on a frozen dataclass
+            return list(shared)
         return self._build_events(tuple(call_ids))
-
-    @cached_property
-    def _events_without_ids(self) -> tuple[Event, ...]:
-        return tuple(self._build_events(()))
 
     def _build_events(self, call_ids: tuple[int, ...]) -> list[Event]:
         ask = self.ask

@@ -81,11 +81,16 @@ class OpenMoves:
             since = self._since
             for index in range(self._seen, len(log)):
                 event = log[index]
-                party_of = _party_of(event)
+                if type(event) is ActionApplied:  # a move's last event, the commonest here
+                    party_of: str | None = event.action.party
+                    closes = True
+                else:
+                    party_of = _party_of(event)
+                    closes = isinstance(event, _CLOSING)
                 found = since.get(party_of) if party_of is not None else None
                 if found is None:  # a party not asked about yet (read off the log when it is), or no party
                     continue
-                if isinstance(event, _CLOSING):
+                if closes:
                     since[party_of] = []  # type: ignore[index]
                 else:
                     found.append(event)

@@ -149,7 +149,8 @@ def _record(game: Game[Any], state: Any, played: list[Move], recorder: Recorder,
     accepted = [move for move in played if move.failure is None]
     for move in accepted:
         recorder.append_move(match_id, move.attempts)
-        log.extend(event for attempt in move.attempts for event in attempt.events(()))
+        for attempt in move.attempts:
+            log.extend(attempt.events(()))
         state = move.state if single else _reapply(game, state, move)
     for move in (move for move in played if move.failure is not None):
         assert move.failure is not None
