@@ -17,6 +17,9 @@ from playeval.store.location import default_db_url
 _FACTORY = "playeval.web.app:app_from_env"
 MIN_PORT = 1
 MAX_PORT = 65535
+KEEP_ALIVE_S = 75
+"""How long an idle connection stays open: longer than a person thinks between moves. uvicorn's default (5 s)
+closes it while they think, and a move sent as it closes fails on the reused connection (the load test saw it)."""
 
 
 def _check_models(models: tuple[str, ...], use_cache: bool) -> None:
@@ -107,7 +110,8 @@ def register(app: typer.Typer) -> None:
         stderr().print(f"[bold]playeval arena[/] on [bold]http://{host}:{port}/[/]  "
                        f"(models: {', '.join(settings.models)}; database: {shown})", markup=True, soft_wrap=True)
         if workers == 1:
-            uvicorn.run(create_app(settings), host=host, port=port, log_level="info", proxy_headers=True)
+            uvicorn.run(create_app(settings), host=host, port=port, log_level="info", proxy_headers=True,
+                        timeout_keep_alive=KEEP_ALIVE_S)
             return
         os.environ["PLAYEVAL_DB"] = url
         os.environ["PLAYEVAL_ARENA_MODELS"] = ",".join(settings.models)
@@ -120,4 +124,4 @@ def register(app: typer.Typer) -> None:
         if settings.roles:
             os.environ[ENV_ROLES] = ",".join(f"{name}={binding}" for name, binding in settings.roles.items())
         uvicorn.run(_FACTORY, factory=True, host=host, port=port, workers=workers, log_level="info",
-                    proxy_headers=True)
+                    proxy_headers=True, timeout_keep_alive=KEEP_ALIVE_S)
