@@ -280,6 +280,17 @@ class Store(ArenaTables, RetroTables):
                 return 0
             return int(seq)
 
+    def last_seqs(self, match_ids: Sequence[str]) -> dict[str, int]:
+        """The seq of the last event of each of ``match_ids`` that has events, in one query per 500 matches (what
+        a process's live streams poll together); a match without events or not stored is left out."""
+        found: dict[str, int] = {}
+        with self._read() as session:
+            for start in range(0, len(match_ids), 500):
+                found.update((match_id, int(seq)) for match_id, seq in session.execute(
+                    select(EventRow.match_id, func.max(EventRow.seq))
+                    .where(EventRow.match_id.in_(match_ids[start:start + 500])).group_by(EventRow.match_id)))
+        return found
+
     def list_matches(self, *, status: str | None = None) -> list[MatchRecord]:
         """Every match (of runs and of the arena), oldest first; only those with ``status`` if given."""
         with self._read() as session:

@@ -31,6 +31,7 @@ from playeval.web.bodies import Check, Join, Move, StartMatch, StartWatch, Surve
 from playeval.web.errors import Conflict, Forbidden, Invalid, MoveRefused, NotFound
 from playeval.web.keeper import LEFT, SeatKeeper
 from playeval.web.loads import LoadCache
+from playeval.web.log_watch import LogWatch
 from playeval.web.moves import attempt_of, check_current, check_reply, open_ask
 from playeval.web.offload import off_loop
 from playeval.web.present import match_view, replay_view, summary
@@ -65,6 +66,7 @@ class Arena:
         self.maker = TableMaker(store, settings, self.game)
         self.board = BoardState(store, registry)
         self.loads = LoadCache(store)
+        self.watch = LogWatch(store, settings.poll_s)
         self._sweeper: asyncio.Task[None] | None = None
         self._warming: asyncio.Task[None] | None = None
 
@@ -257,7 +259,8 @@ class Arena:
                      disconnected: Callable[[], Awaitable[bool]]) -> tuple[MatchView, AsyncIterator[str]]:
         """Check access, then return the first view and the server-sent events of the match's later views.
 
-        The stream polls the store (so it sees moves made by any process), sends the viewer's view whenever the
+        The stream polls the store with the process's other streams (``LogWatch``: so it sees moves made by any
+        process), sends the viewer's view whenever the
         log grows, a comment every ``heartbeat_s``, and ends after the finished view; every ``NUDGE_EVERY_S`` it
         enforces the match's time-outs and makes sure a due model move runs.
         """
@@ -271,24 +274,25 @@ class Arena:
         started = sent = checked = time.monotonic()
         view = first
         yield _event(view)
-        while view.status != "finished" and time.monotonic() - started < settings.stream_max_s:
-            await asyncio.sleep(settings.poll_s)
-            if await disconnected():
-                return
-            now = time.monotonic()
-            fresh: MatchView | None = None
-            if now - checked >= NUDGE_EVERY_S:  # also what the log does not hold: people joining and leaving
-                checked = now
-                fresh = await off_loop(self._checked_view, match_id, seat)
-            elif await off_loop(self.store.last_seq, match_id) != view.seq:
-                fresh = await off_loop(self._fresh_view, match_id, seat)
-            if fresh is not None and fresh != view:
-                view = fresh
-                sent = now
-                yield _event(view)
-            elif now - sent >= settings.heartbeat_s:
-                sent = now
-                yield ": heartbeat\n\n"
+        with self.watch.following(match_id):
+            while view.status != "finished" and time.monotonic() - started < settings.stream_max_s:
+                seq = await self.watch.next_seq(match_id)  # every poll_s, read with the other streams' logs
+                if await disconnected():
+                    return
+                now = time.monotonic()
+                fresh: MatchView | None = None
+                if now - checked >= NUDGE_EVERY_S:  # also what the log does not hold: people joining and leaving
+                    checked = now
+                    fresh = await off_loop(self._checked_view, match_id, seat)
+                elif seq is not None and seq != view.seq:
+                    fresh = await off_loop(self._fresh_view, match_id, seat)
+                if fresh is not None and fresh != view:
+                    view = fresh
+                    sent = now
+                    yield _event(view)
+                elif now - sent >= settings.heartbeat_s:
+                    sent = now
+                    yield ": heartbeat\n\n"
 
     def _checked_view(self, match_id: str, seat: str | None) -> MatchView:
         """The seat's view after the match's time-outs were enforced and a due model move was scheduled."""
@@ -336,6 +340,7 @@ class Arena:
             self._sweeper.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._sweeper
+        await self.watch.aclose()
         await self.runner.aclose()
 
 
