@@ -11,8 +11,8 @@ unanswered.
 
 Store calls run in worker threads (``off_loop``), so a slow query never stalls the event loop; ``schedule``,
 ``nudge`` and ``cancel`` may be called from a worker thread (a request handled there) and hand the task over
-to the loop. The engine's ``advance`` still calls the recorder synchronously: each conditional append of a
-model step is one short transaction on the loop.
+to the loop. The engine's ``advance`` calls its recorder synchronously, so a model step records into a
+``StepTail``, written in a worker thread before each model call and when the step ends.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from playeval.web.errors import ArenaError
 from playeval.web.offload import off_loop
 from playeval.web.settings import ArenaSettings
 from playeval.web.table import Loaded, Table, build_table, load
-from playeval.web.tail import TailRecorder
+from playeval.web.tail import StepTail, TailRecorder
 
 log = logging.getLogger("playeval.web")
 
@@ -139,10 +139,12 @@ class ModelRunner:
                 if loaded.finished:
                     return seen
                 table = self.table(loaded)
-                recorder = TailRecorder(self.store, loaded.seq)
+                recorder = StepTail(self.store, loaded.seq)
+                players = {party: None if player is None else recorder.flushing(match_id, player)
+                           for party, player in self.players(table).items()}
                 try:
-                    await advance(table.game, loaded.match.spec, loaded.events, self.players(table), recorder,
-                                  match_id)
+                    await advance(table.game, loaded.match.spec, loaded.events, players, recorder, match_id)
+                    await recorder.flush(match_id)
                 except LogMoved:
                     log.info("match %s: people moved while the models did; reading the log again", match_id)
                     continue

@@ -8,12 +8,16 @@ so a writer knows whether a ``LogMoved`` came before anything of its own was rec
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 
+from playeval.core.ask import Ask, Reply
 from playeval.core.attempt import Attempt
 from playeval.core.events import Event, RoleAssignment, SeatAssignment
 from playeval.core.match import MatchSpec, Outcome
+from playeval.players import Player
 from playeval.store import Store
+from playeval.web.offload import off_loop
 
 
 class TailRecorder:
@@ -41,3 +45,84 @@ class TailRecorder:
         self._store.finish_match(match_id, outcome, after_seq=self.seq)
         self.seq += 1
         self.writes += 1
+
+
+class StepTail:
+    """The recorder of a model step run on the event loop: what ``advance`` records is kept, and written by
+    ``flush`` in a worker thread, in one transaction (``Store.append_tail``) conditional on the log's end as
+    the step last saw it (``LogMoved`` otherwise, and nothing is written).
+
+    The step flushes before each model call (``flushing`` wraps its players) and once ``advance`` returns, so
+    every model move is stored before the next one is asked for, as with ``TailRecorder``, while the event
+    loop never waits for a write: a model step's synchronous appends on the loop used to queue behind request
+    threads' writes for SQLite's write lock, stalling every request meanwhile.
+    """
+
+    def __init__(self, store: Store, seq: int) -> None:
+        self._store = store
+        self.seq = seq
+        """The log's end as written."""
+        self._entries: list[Attempt | Event] = []
+        self._events = 0
+        self._outcome: Outcome | None = None
+        self._lock = asyncio.Lock()
+
+    def create_match(self, *, spec: MatchSpec, seats: Sequence[SeatAssignment],
+                     roles: Sequence[RoleAssignment] = (), run_id: str | None = None,
+                     match_index: int | None = None, evaluated_model: str | None = None) -> str:
+        raise TypeError("arena matches are created by Store.create_web_match")
+
+    def append_event(self, match_id: str, event: Event) -> int:
+        return self._keep([event], 1)
+
+    def append_move(self, match_id: str, attempts: Sequence[Attempt]) -> int:
+        return self._keep(attempts, sum(attempt.event_count for attempt in attempts))
+
+    def finish_match(self, match_id: str, outcome: Outcome) -> None:
+        if self._outcome is not None:
+            raise ValueError(f"match {match_id}: finished twice in one step")
+        self._outcome = outcome
+
+    def _keep(self, entries: Sequence[Attempt | Event], events: int) -> int:
+        if self._outcome is not None:
+            raise ValueError("nothing is recorded after a match's end")
+        self._entries.extend(entries)
+        self._events += events
+        return self.seq + self._events
+
+    async def flush(self, match_id: str) -> None:
+        """Write what was kept (in a worker thread); one write at a time, in the order recorded."""
+        async with self._lock:
+            entries, outcome = self._entries, self._outcome
+            if not entries and outcome is None:
+                return
+            self._entries, self._outcome, self._events = [], None, 0
+            self.seq = await off_loop(self._store.append_tail, match_id, entries, after_seq=self.seq,
+                                      outcome=outcome)
+
+    def flushing(self, match_id: str, player: Player) -> Player:
+        """``player``, writing this tail before each of its moves."""
+        return _Flushing(player, self, match_id)
+
+
+class _Flushing:
+    def __init__(self, player: Player, tail: StepTail, match_id: str) -> None:
+        self._player = player
+        self._tail = tail
+        self._match_id = match_id
+
+    @property
+    def kind(self) -> str:
+        return self._player.kind
+
+    @property
+    def model(self) -> str | None:
+        return self._player.model
+
+    @property
+    def max_retries(self) -> int:
+        return self._player.max_retries
+
+    async def act(self, ask: Ask) -> Reply:
+        await self._tail.flush(self._match_id)
+        return await self._player.act(ask)
