@@ -52,7 +52,7 @@ PG_SERVER = BENCH.parent / "tests" / "pg_server.py"
 LOCUST_VENV = Path.home() / ".cache" / "playeval" / "locust-venv"
 LOCUST_VERSION = "2.47.0"
 PERSON_SEAT = "answerer"
-ENDPOINTS = ("start", "view", "move")
+ENDPOINTS = ("start", "view", "stream", "move")
 SPAWN_RATE = 50
 STOP_TIMEOUT_S = 60
 

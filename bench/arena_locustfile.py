@@ -1,13 +1,16 @@
 """Locust users for ``bench/arena_load.py``: people playing Akinator, answering, against ``mock/player``.
 
-Each simulated person starts a match (``POST /api/matches``: Akinator, level 1, the person answers, the secret
-is "a cat"), then views it (``GET /api/matches/{id}``, every 0.25 s) until it is their turn, thinks
-``PLAYEVAL_LOAD_THINK_S`` seconds (a range, default ``2-5``: reading a question and clicking an answer), answers
-"No" (``POST /api/matches/{id}/moves`` with the view's ``seq``), and so on until the match is over; then thinks
-again and starts the next one. ``mock/player`` answers instantly, so the latencies are
-the server's (no model time). A person sends ``X-Forwarded-For`` with an address of its own, so the arena's
-per-client rate limits apply per person as they would to people on their own machines; it proves its seat with
-the ``X-Match-Token`` header (the token of the start's response).
+Each simulated person does what the match page (``web/static/match.js``) does for a person playing: starts a
+match (``POST /api/matches``: Akinator, level 1, the person answers, the secret is "a cat"), loads it once
+(``GET /api/matches/{id}``), then follows it on its server-sent event stream (``GET /api/matches/{id}/stream``,
+one ``state`` event per change, read as it comes) until it is their turn, thinks ``PLAYEVAL_LOAD_THINK_S``
+seconds (a range, default ``2-5``: reading a question and clicking an answer), answers "No"
+(``POST /api/matches/{id}/moves`` with the view's ``seq``), and so on until the match is over; then thinks again
+and starts the next one. The stream's request is timed to its headers (``stream``); the page makes no other
+request while it plays. ``mock/player`` answers instantly, so the latencies are the server's (no model time).
+A person sends ``X-Forwarded-For`` with an address of its own, so the arena's per-client rate limits apply per
+person as they would to people on their own machines; it proves its seat with the ``X-Match-Token`` header (the
+token of the start's response).
 
 Each person counts what the server confirmed: the matches it started (201), the moves it made (200) per match,
 and the matches it saw finish. When the test stops (users finish their game first: run with
@@ -21,6 +24,7 @@ import json
 import os
 import random
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,7 +33,6 @@ from locust.env import Environment
 
 THINK_ENV = "PLAYEVAL_LOAD_THINK_S"
 RESULTS_ENV = "PLAYEVAL_LOAD_RESULTS"
-POLL_S = 0.25
 MAX_MOVES = 40
 START = {"game": "akinator", "level": 1, "model": "mock/player", "inputs": {"secret": "a cat"}}
 
@@ -92,34 +95,58 @@ class Person(FastHttpUser):
         match_id = body["id"]
         self.played.moves[match_id] = 0
         headers = {**headers, "X-Match-Token": body["token"]}
-        for _ in range(MAX_MOVES):
-            view = self._await_turn(match_id, headers)
-            if view is None:
+        with self.client.get(f"/api/matches/{match_id}", headers=headers, name="view",
+                             catch_response=True) as seen:
+            if seen.status_code != 200:
+                seen.failure(f"view answered {seen.status_code}")
                 return
-            if view["status"] == "finished":
-                self.played.finished.add(match_id)
+            view: dict[str, Any] = seen.json()
+        with self.client.get(f"/api/matches/{match_id}/stream", headers=headers, name="stream", stream=True,
+                             catch_response=True) as streamed:
+            if streamed.status_code != 200:
+                streamed.failure(f"stream answered {streamed.status_code}")
                 return
-            time.sleep(random.uniform(*self.think))
-            with self.client.post(f"/api/matches/{match_id}/moves", json={"text": "No", "seq": view["seq"]},
-                                  headers=headers, name="move", catch_response=True) as moved:
-                if moved.status_code == 200:
-                    self.played.moves[match_id] += 1
-                elif moved.status_code == 422:  # the rules refused it (recorded as a rejected reply)
-                    self.played.refused += 1
-                    moved.success()
-                else:
-                    moved.failure(f"move answered {moved.status_code}")
+            states = _states(streamed)
+            for _ in range(MAX_MOVES):
+                view = _await_turn(view, states)
+                if view["status"] == "finished":
+                    self.played.finished.add(match_id)
                     return
+                if view["status"] != "your_turn":
+                    streamed.failure("the stream ended before the match did")
+                    return
+                time.sleep(random.uniform(*self.think))
+                with self.client.post(f"/api/matches/{match_id}/moves", json={"text": "No", "seq": view["seq"]},
+                                      headers=headers, name="move", catch_response=True) as moved:
+                    if moved.status_code == 200:
+                        self.played.moves[match_id] += 1
+                        view = moved.json()
+                    elif moved.status_code == 422:  # the rules refused it (recorded as a rejected reply)
+                        self.played.refused += 1
+                        moved.success()
+                    else:
+                        moved.failure(f"move answered {moved.status_code}")
+                        return
 
-    def _await_turn(self, match_id: str, headers: dict[str, str]) -> dict[str, Any] | None:
-        """The match's view once it is the person's turn or over; ``None`` if a view failed."""
-        while True:
-            with self.client.get(f"/api/matches/{match_id}", headers=headers, name="view",
-                                 catch_response=True) as seen:
-                if seen.status_code != 200:
-                    seen.failure(f"view answered {seen.status_code}")
-                    return None
-                view: dict[str, Any] = seen.json()
-            if view["status"] in ("your_turn", "finished"):
-                return view
-            time.sleep(POLL_S)
+
+def _states(response: Any) -> Iterator[dict[str, Any]]:
+    """The match views of an open event stream, as they come; ends with the stream."""
+    data = ""
+    while line := response.stream.readline(b"\n"):
+        text = line.decode("utf-8").rstrip("\r\n")
+        if text.startswith("data:"):
+            data = text.removeprefix("data:").strip()
+        elif not text and data:
+            yield json.loads(data)
+            data = ""
+
+
+def _await_turn(view: dict[str, Any], states: Iterator[dict[str, Any]]) -> dict[str, Any]:
+    """The first view from ``view`` on that is the person's turn or the end; the last one if the stream ends."""
+    while view["status"] not in ("your_turn", "finished"):
+        later = next(states, None)
+        if later is None:
+            return view
+        if later["seq"] >= view["seq"]:
+            view = later
+    return view
