@@ -22,11 +22,9 @@ from __future__ import annotations
 import argparse
 import contextlib
 import csv
-import importlib.util
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -37,9 +35,9 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
+from _support import free_port, pg_server
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
@@ -48,7 +46,6 @@ from playeval.store.schema import EventRow, WebMatchRow
 
 BENCH = Path(__file__).resolve().parent
 LOCUSTFILE = BENCH / "arena_locustfile.py"
-PG_SERVER = BENCH.parent / "tests" / "pg_server.py"
 LOCUST_VENV = Path.home() / ".cache" / "playeval" / "locust-venv"
 LOCUST_VERSION = "2.47.0"
 PERSON_SEAT = "answerer"
@@ -82,30 +79,16 @@ def locust_bin() -> Path:
     return locust
 
 
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
-def _pg_server() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("pg_server", PG_SERVER)
-    if spec is None or spec.loader is None:
-        raise LoadError(f"cannot load {PG_SERVER}")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
-
-
 @contextlib.contextmanager
 def database(config: Config, root: Path) -> Iterator[str]:
     """A fresh database for ``config``: a SQLite file, or a database in a throwaway PostgreSQL server."""
     if config.name == "sqlite":
         yield f"sqlite:///{root / 'arena.db'}"
         return
-    pg = _pg_server()
+    try:
+        pg = pg_server()
+    except ImportError as err:
+        raise LoadError(str(err)) from None
     bin_dir = pg.find_pg_bin()
     if bin_dir is None:
         raise LoadError(f"no PostgreSQL server binaries: {pg.INSTALL_HINT}")
@@ -122,7 +105,7 @@ def database(config: Config, root: Path) -> Iterator[str]:
 @contextlib.contextmanager
 def serving(url: str, workers: int, log: Path) -> Iterator[str]:
     """``playeval serve`` on a free port of 127.0.0.1 until the block ends; its base URL."""
-    port = _free_port()
+    port = free_port()
     command = [str(Path(sys.executable).parent / "playeval"), "serve", "--host", "127.0.0.1", "--port", str(port),
                "--models", "mock/player", "--no-cache", "--workers", str(workers), "--db", url]
     with open(log, "w", encoding="utf-8") as out:

@@ -26,16 +26,15 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
+from _support import pg_server
 from akinator_throughput import MEMORY, Measured, measure
 
 from playeval.models.cache import default_cache_path
 
 BENCH = Path(__file__).resolve().parent
 DRIVER = BENCH / "_peers_textarena.py"
-PG_SERVER = BENCH.parent / "tests" / "pg_server.py"
 TEXTARENA_VERSION = "0.7.4"
 INSTALL_TIMEOUT_S = 900
 
@@ -233,20 +232,10 @@ def _progress(row: Row) -> Row:
 # --- playeval ---------------------------------------------------------------------------------------------------
 
 
-def _pg_server() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("pg_server", PG_SERVER)
-    if spec is None or spec.loader is None:
-        raise ImportError(f"cannot load {PG_SERVER}")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclasses look their module up there
-    spec.loader.exec_module(module)
-    return module
-
-
 @contextmanager
 def postgres_databases() -> Iterator[Callable[[str], str] | str]:
     """A throwaway PostgreSQL server's ``create_database(name) -> URL``, or why there is none (a string)."""
-    pg = _pg_server()
+    pg = pg_server()
     if importlib.util.find_spec("psycopg") is None:
         yield "psycopg is not installed; pip install 'psycopg[binary]'"
         return

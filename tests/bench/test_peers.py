@@ -133,9 +133,9 @@ def test_calibration_plays_enough_games_for_the_seconds_asked() -> None:
 
 def test_postgres_line_is_skipped_with_the_reason_when_the_server_binaries_are_absent(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    pg_server = peers._pg_server()
+    pg_server = peers.pg_server()
     monkeypatch.setattr(pg_server, "find_pg_bin", lambda: None)
-    monkeypatch.setattr(peers, "_pg_server", lambda: pg_server)
+    monkeypatch.setattr(peers, "pg_server", lambda: pg_server)
     with peers.postgres_databases() as databases:
         assert isinstance(databases, str)
         assert databases.startswith("PostgreSQL server binaries (initdb, pg_ctl) not found; install")
