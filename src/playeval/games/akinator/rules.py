@@ -13,6 +13,7 @@ import random
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from types import MappingProxyType
 from typing import Any, ClassVar, Literal
 
 from playeval.core.ask import Ask, OutputConstraint
@@ -67,6 +68,11 @@ _GENERIC_HEADS = frozenset({"object", "thing", "item", "stuff", "something", "an
 # read as one. " and " is left alone: names have it ("a bow and arrow").
 _TWO_OBJECTS = re.compile(r"\s(?:or|and/or)\s|/|\?|,\s*(?:or\s+)?(?:a|an|the)\s", re.IGNORECASE)
 _DECORATION = re.compile(r"^[\s*_`\"'>#]+|[\s*_`\"']+$")
+_LEADING_DECORATION = frozenset("*_`\"'>#")
+_TRAILING_DECORATION = frozenset("*_`\"'")
+_NOT_ANSWER = re.compile(r"[^a-z' ]")
+_WHITESPACE = re.compile(r"\s+")
+_ANSWER_ALIASES = {"not sure": "Don't know", "dont know": "Don't know", "unknown": "Don't know"}
 
 
 def _names_nothing(guess: str) -> bool:
@@ -153,18 +159,23 @@ def _moved(state: AkinatorState, turns: tuple[Turn, ...], *, won: bool = False,
 
 
 def _clean(text: str) -> str:
-    line = text.strip().splitlines()[0] if text.strip() else ""
-    return _DECORATION.sub("", line.replace("*", "").replace("`", "")).strip()
+    stripped = text.strip()
+    line = stripped.splitlines()[0] if stripped else ""
+    line = line.replace("*", "").replace("`", "")
+    # The decoration is only ever at the ends (\s is str.isspace): most lines have none, and skip the regex.
+    if line and (line[0] in _LEADING_DECORATION or line[0].isspace() or line[-1] in _TRAILING_DECORATION
+                 or line[-1].isspace()):
+        line = _DECORATION.sub("", line)
+    return line.strip()
 
 
 def _match_answer(text: str, allowed: tuple[str, ...]) -> str | None:
-    key = re.sub(r"[^a-z' ]", "", text.strip().lower().replace("\u2019", "'")).strip()
-    key = re.sub(r"\s+", " ", key)
-    aliases = {"not sure": "Don't know", "dont know": "Don't know", "unknown": "Don't know"}
+    key = _NOT_ANSWER.sub("", text.strip().lower().replace("\u2019", "'")).strip()
+    key = _WHITESPACE.sub(" ", key)
     for answer in allowed:
         if key == answer.lower():
             return answer
-    alias = aliases.get(key)
+    alias = _ANSWER_ALIASES.get(key)
     return alias if alias in allowed else None
 
 
@@ -174,6 +185,19 @@ def _guess_grammar(number: int) -> str:
         'text ::= [^\\n?]+\n'
     )
 
+
+def _feedback_text(answer: str, left: int) -> str:
+    return prompts.LAST_TURN.format(answer=answer) if left == 1 else prompts.TURNS_LEFT.format(answer=answer, left=left)
+
+
+# Every feedback message the rules can send the guesser (an answer, or a guess's verdict, with the turns left), built
+# once: frozen, shared by every match's conversation.
+_FEEDBACK: Mapping[str, Message] = MappingProxyType({
+    text: user(text) for text in (
+        _feedback_text(answer, left)
+        for answer in (*(f"{answer}." for answer in FULL_ANSWERS), prompts.RIGHT_GUESS, prompts.WRONG_GUESS)
+        for left in range(max(LIMITS.values())))
+})
 
 # The guesser's constraint for each turn of the longest level, built once (frozen: asks share them).
 _GUESS_CONSTRAINTS: tuple[OutputConstraint, ...] = tuple(
@@ -304,7 +328,8 @@ class Akinator(GameBase):
         return tuple(messages)
 
     def _turn_messages(self, state: AkinatorState, turn: Turn) -> tuple[Message, Message]:
-        return assistant(turn.said()), user(self._feedback(state, turn))
+        feedback = self._feedback(state, turn)
+        return assistant(turn.said()), _FEEDBACK.get(feedback) or user(feedback)
 
     def _answered(self, state: AkinatorState, turns: tuple[Turn, ...], *, won: bool = False) -> AkinatorState:
         """``state`` with ``turns``, whose last turn has just been answered: its messages join ``said``."""
@@ -332,10 +357,7 @@ class Akinator(GameBase):
             answer = prompts.RIGHT_GUESS if turn.answer == "Yes" else prompts.WRONG_GUESS
         else:
             answer = f"{turn.answer}."
-        left = state.limit - turn.number
-        if left == 1:
-            return prompts.LAST_TURN.format(answer=answer)
-        return prompts.TURNS_LEFT.format(answer=answer, left=left)
+        return _feedback_text(answer, state.limit - turn.number)
 
     def _answerer_ask(self, state: AkinatorState, pending: Turn) -> Ask:
         """The answerer's ask for a question; a guess goes to the judge role instead."""
