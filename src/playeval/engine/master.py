@@ -124,6 +124,8 @@ def current_asks(game: Game[Any], state: Any, events: Sequence[Event], moves: Op
 def ask_recorded(events: Sequence[Event], ask: Ask, moves: OpenMoves | None = None) -> bool:
     """Whether the log holds this ask, issued and not yet answered."""
     pending = (moves or OpenMoves(events)).since_close(ask.party)
+    if not pending:  # the party's last move is closed (most asks)
+        return False
     last_ask = max((i for i, e in enumerate(pending) if isinstance(e, AskIssued) and e.attempt == ask.attempt),
                    default=None)
     if last_ask is None:

@@ -119,8 +119,14 @@ async def advance(game: Game[Any], spec: MatchSpec, events: Sequence[Event], pla
         asks = current_asks(game, state, log, open_moves)
         if not asks:
             raise PlayevalError(f"{game.id}: the match has neither an open ask nor an outcome")
-        waiting = [ask for ask in asks if players.get(ask.party) is None]
-        runnable = [ask for ask in asks if players.get(ask.party) is not None]
+        waiting: list[Ask] = []
+        runnable: list[tuple[Ask, Player]] = []
+        for ask in asks:
+            player = players.get(ask.party)
+            if player is None:
+                waiting.append(ask)
+            else:
+                runnable.append((ask, player))
         for ask in waiting:
             if not ask_recorded(log, ask, open_moves):
                 log.append(AskIssued(seat=ask.seat, role=ask.role, kind=ask.kind, attempt=ask.attempt))
@@ -128,11 +134,11 @@ async def advance(game: Game[Any], spec: MatchSpec, events: Sequence[Event], pla
         if not runnable:
             return StepResult(state=state, outcome=None, waiting_for=tuple(ask.party for ask in waiting),
                               moves=moves)
-        plays = (play_move(game, state, ask, players[ask.party], asked=ask_recorded(log, ask, open_moves))  # type: ignore[arg-type]
-                 for ask in runnable)
+        plays = (play_move(game, state, ask, player, asked=ask_recorded(log, ask, open_moves))
+                 for ask, player in runnable)
         # One open ask (most turns) is awaited directly: a task per move would cost more than a scripted move.
         played = [await next(plays)] if len(runnable) == 1 else await asyncio.gather(*plays)
-        state, outcome = _record(game, state, list(played), recorder, match_id, log)
+        state, outcome = _record(game, state, played, recorder, match_id, log)
         moves += len(played)
         if outcome is None:
             outcome = game.outcome(state)
@@ -147,12 +153,13 @@ def _record(game: Game[Any], state: Any, played: list[Move], recorder: Recorder,
     an outcome when a failure ends the match."""
     single = len(played) == 1
     accepted = [move for move in played if move.failure is None]
+    failed = [move for move in played if move.failure is not None]
     for move in accepted:
         recorder.append_move(match_id, move.attempts)
         for attempt in move.attempts:
             log.extend(attempt.events(()))
         state = move.state if single else _reapply(game, state, move)
-    for move in (move for move in played if move.failure is not None):
+    for move in failed:
         assert move.failure is not None
         recorder.append_move(match_id, move.attempts)
         log.extend(event for attempt in move.attempts for event in attempt.events(()))
