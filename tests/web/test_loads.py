@@ -59,3 +59,32 @@ def test_every_read_equals_a_whole_read(tmp_path: Path, monkeypatch: pytest.Monk
         assert loads.load(run_match, arena_only=False) == load(store, run_match, arena_only=False)
         with pytest.raises(NotFound):
             loads.load("0" * 16)
+
+
+def test_a_lease_and_a_longer_log_are_read_without_a_whole_read(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    with Store.open(f"sqlite:///{tmp_path / 'lease.db'}") as store:
+        loads = LoadCache(store)
+        match_id = store.create_web_match(spec=SPEC, seats=SEATS, mode="play", people={"answerer": "ab" * 32},
+                                          anonymous=True)
+        loads.load(match_id)
+        whole_reads: list[str] = []
+        original = Store.get_match
+
+        def counted(self: Store, wanted: str) -> object:
+            whole_reads.append(wanted)
+            return original(self, wanted)
+
+        monkeypatch.setattr(Store, "get_match", counted)
+        steps = [lambda: store.take_lease(match_id, "me", 30),
+                 lambda: store.append_event(match_id, ReplyReceived(seat="answerer", text="No")),
+                 lambda: store.renew_lease(match_id, "me", 60),
+                 lambda: store.release_lease(match_id, "me")]
+        for step in steps:
+            step()
+            kept = loads.load(match_id)
+            assert whole_reads == []
+            monkeypatch.undo()
+            assert kept == load(store, match_id)
+            monkeypatch.setattr(Store, "get_match", counted)
+            whole_reads.clear()

@@ -61,11 +61,11 @@ class Arena:
         self.registry = registry
         self.settings = settings
         self.owner = owner or f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
-        self.runner = ModelRunner(store, hub, self.game, settings, self.owner)
+        self.loads = LoadCache(store)
+        self.runner = ModelRunner(store, hub, self.game, settings, self.owner, loader=self.loads.load)
         self.keeper = SeatKeeper(store, self.runner, settings)
         self.maker = TableMaker(store, settings, self.game)
         self.board = BoardState(store, registry)
-        self.loads = LoadCache(store)
         self.watch = LogWatch(store, settings.poll_s)
         self._sweeper: asyncio.Task[None] | None = None
         self._warming: asyncio.Task[None] | None = None

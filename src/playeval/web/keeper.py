@@ -44,6 +44,8 @@ class SeatKeeper:
 
     def __init__(self, store: Store, runner: ModelRunner, settings: ArenaSettings) -> None:
         self.store = store
+        self.load = runner.load
+        """How the sweep reads a match (the runner's: the arena's ``LoadCache``)."""
         self.runner = runner
         self.settings = settings
 
@@ -134,7 +136,7 @@ class SeatKeeper:
 
     def check(self, match_id: str) -> bool:
         """Enforce one live match's time-outs and schedule its model step if due; whether it was scheduled."""
-        return self.runner.nudge(self.enforce(load(self.store, match_id)))
+        return self.runner.nudge(self.enforce(self.load(match_id)))
 
     async def run(self) -> None:
         """Sweep every ``sweep_s`` until cancelled."""

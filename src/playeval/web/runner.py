@@ -47,13 +47,18 @@ MAX_ROUNDS = 50
 """How many steps one background task runs for a match before it leaves the rest to the next nudge."""
 
 GameLookup = Callable[[str], Game[Any]]
+Loader = Callable[[str], Loaded]
+"""A live arena match as stored now, by id (``web.table.load`` or a ``LoadCache``'s)."""
 
 
 class ModelRunner:
     """The model steps of one server process; ``aclose`` ends them (their leases are released)."""
 
-    def __init__(self, store: Store, hub: ModelHub, games: GameLookup, settings: ArenaSettings, owner: str) -> None:
+    def __init__(self, store: Store, hub: ModelHub, games: GameLookup, settings: ArenaSettings, owner: str,
+                 *, loader: Loader | None = None) -> None:
         self.store = store
+        self.load: Loader = loader or (lambda match_id: load(store, match_id))
+        """How a step reads its match (the arena's ``LoadCache``: a model step changes the lease and the log)."""
         self.hub = hub
         self.games = games
         self.settings = settings
@@ -118,7 +123,7 @@ class ModelRunner:
                 if seen is None or await off_loop(self.store.last_seq, match_id) == seen:
                     return
                 # the log grew after this step last read it (a person moved while it held the lease)
-                if not self.table(await off_loop(load, self.store, match_id)).model_due():
+                if not self.table(await off_loop(self.load, match_id)).model_due():
                     return
         except ArenaError:
             return
@@ -134,7 +139,7 @@ class ModelRunner:
         seen: int | None = None
         try:
             for _ in range(MAX_RESTARTS):
-                loaded = await off_loop(load, self.store, match_id)
+                loaded = await off_loop(self.load, match_id)
                 seen = loaded.seq
                 if loaded.finished:
                     return seen
