@@ -50,7 +50,8 @@ def test_a_batch_run_seats_every_model_in_every_seat_and_reports_per_seat(counci
         assert {c.role for c in store.calls(first.id) if c.role} == {"judge"}
     results = done.stdout
     assert "team" in results.splitlines()[2] and "judge" not in results
-    rows = [line.split() for line in results.splitlines() if line.strip().startswith("mock/")]
+    results_table = results.split("cost: every model call of the run")[0]  # the cost table follows
+    rows = [line.split() for line in results_table.splitlines() if line.strip().startswith("mock/")]
     assert {(row[0], row[1]) for row in rows} == {(m, t) for m in ("mock/player", "mock/garbage")
                                                   for t in ("red", "blue")}
     assert all(row[2] == "4" for row in rows)  # four evaluated seats per model and team: one row per seat

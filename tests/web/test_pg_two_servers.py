@@ -207,6 +207,7 @@ def test_a_guest_who_does_not_come_is_replaced_once_by_four_sweeping_processes(
             if view["status"] == "finished":
                 break
             _move(giver_b, match_id, text, headers)
+        _view(giver_b, match_id, headers, {"your_turn", "finished"})  # the model has answered the last clue
     with Store.open(database_url) as store:
         events = store.events(match_id)
         people = {person.seat: person for person in store.get_web_match(match_id).people}

@@ -131,12 +131,15 @@ def pending_matches(store: Store, run_id: str, registry: GameRegistry) -> list[P
 
 
 class BatchRunner:
-    """Plays a run's planned matches with bounded concurrency, recording each as it happens."""
+    """Plays a run's planned matches with bounded concurrency, recording each as it happens (a match's moves are
+    committed at least every ``commit_every_s`` seconds, and with its end)."""
 
-    def __init__(self, store: Store, hub: ModelHub, registry: GameRegistry) -> None:
+    def __init__(self, store: Store, hub: ModelHub, registry: GameRegistry, *,
+                 commit_every_s: float = COMMIT_EVERY_S) -> None:
         self._store = store
         self._hub = hub
         self._registry = registry
+        self._commit_every_s = commit_every_s
 
     async def run(self, run_id: str, on_match: OnMatch | None = None) -> None:
         """Play every match of ``run_id`` not yet finished (a fresh run, or one being resumed)."""
@@ -182,7 +185,7 @@ class BatchRunner:
             match_id, spec, seats, roles = record.id, record.spec, record.seats, record.roles
             events = self._store.events(record.id)
         players = run_players(game, config, spec, seats, roles, self._hub)
-        recorder = BufferedRecorder(self._store, max_age_s=COMMIT_EVERY_S)
+        recorder = BufferedRecorder(self._store, max_age_s=self._commit_every_s)
         try:
             return await play_match(game, spec, players, recorder, match_id, prior_events=events)
         except BaseException:
