@@ -10,8 +10,8 @@ events/s in memory and recorded to a database as batch runs record
 In memory, each game's log is dropped once the game has ended and its events
 are counted (``"memory"``), as TextArena's benchmark builds a fresh env per
 game; ``"memory-kept"`` keeps every game's log, whose objects the garbage
-collector then scans again and again as the run grows (about a fifth of the
-time at 300 games).
+collector then scans again and again as the run grows (at 300 games that run
+does about a third fewer steps per second).
 
 A step is one move applied by the game (an ``ActionApplied`` event: one
 player's turn), what TextArena counts as a step.
