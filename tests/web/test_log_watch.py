@@ -1,5 +1,5 @@
-"""The process's streams share one read of their matches' log ends per poll: each sees its own match's growth,
-a log changed by another writer included, and the read stops when no stream follows."""
+"""The process's streams share one read of their matches' marks per poll: each sees its own match's growth and
+people joining and leaving, another writer's included, and the reads stop when no stream follows."""
 
 from __future__ import annotations
 
@@ -47,11 +47,15 @@ async def test_streams_share_one_read_per_poll(tmp_path: Path, monkeypatch: pyte
         watch = LogWatch(store, poll_s=0.01)
         start = store.last_seq(first)
         with watch.following(first), watch.following(second):
-            seen = await asyncio.gather(watch.next_seq(first), watch.next_seq(second))
-            assert seen == [start, store.last_seq(second)]
+            seen = await asyncio.gather(watch.next_mark(first), watch.next_mark(second))
+            assert seen == [(start, 0, 0), (store.last_seq(second), 0, 0)]
             assert reads == [sorted([first, second])]  # both streams woke from the same read
             store.append_event(first, ReplyReceived(seat="answerer", text="No"))  # another writer's move
-            assert await watch.next_seq(first) == start + 1
+            assert await watch.next_mark(first) == (start + 1, 0, 0)
+            store.join_seat(second, "answerer")
+            assert await watch.next_mark(second) == (store.last_seq(second), 1, 0)
+            store.leave_seat(second, "answerer")
+            assert await watch.next_mark(second) == (store.last_seq(second), 1, 1)
         await asyncio.sleep(0.05)
         count = len(reads)
         await asyncio.sleep(0.05)
