@@ -23,6 +23,7 @@ import argparse
 import contextlib
 import csv
 import json
+import math
 import os
 import signal
 import subprocess
@@ -165,6 +166,28 @@ def report_requests(out: Path, seconds: float) -> list[str]:
     return lines
 
 
+def percentile(values: list[float], share: float) -> float:
+    """The nearest-rank percentile (``share`` in 0..1) of non-empty ``values``."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, math.ceil(share * len(ordered)) - 1))]
+
+
+def report_arrived(played: dict[str, Any], users: int, think: str) -> list[str]:
+    """Per endpoint, p50 and p99 (ms) of the requests after the crowd arrived: from the last person's spawn
+    (``users / SPAWN_RATE`` s after the first request) and one longest think later."""
+    timings: list[tuple[float, str, float]] = [tuple(item) for item in played["timings"]]  # type: ignore[misc]
+    if not timings:
+        return []
+    arrived = min(when for when, _, _ in timings) + users / SPAWN_RATE + float(think.partition("-")[2] or think)
+    lines = [f"  after everyone arrived ({arrived - min(when for when, _, _ in timings):.0f} s in):"]
+    for name in ENDPOINTS:
+        latencies = [ms for when, called, ms in timings if called == name and when >= arrived]
+        if latencies:
+            lines.append(f"  {name:<10} {len(latencies):>9} {'':>8} {percentile(latencies, 0.5):>8.0f} "
+                         f"{percentile(latencies, 0.99):>8.0f}")
+    return lines
+
+
 def check_database(url: str, played: dict[str, Any]) -> list[str]:
     """Compare the store with what the people counted; lines saying what matched and what did not."""
     expected: dict[str, dict[str, Any]] = played["matches"]
@@ -216,6 +239,7 @@ def run(config: Config, users: int, duration: str, think: str) -> list[str]:
             played = run_locust(base, users, duration, think, out)
             seconds = time.monotonic() - began
         lines += report_requests(out, seconds)
+        lines += report_arrived(played, users, think)
         lines += check_database(url, played)
     return lines
 

@@ -45,11 +45,14 @@ class Played:
     """Per match started: the moves the server accepted."""
     finished: set[str] = field(default_factory=set)
     refused: int = 0
+    timings: list[tuple[float, str, float]] = field(default_factory=list)
+    """Every request: when it ended (Unix time), its name, its latency in ms."""
 
     def dump(self) -> dict[str, Any]:
         return {"starts": len(self.moves), "moves": sum(self.moves.values()), "finishes": len(self.finished),
                 "refused": self.refused, "matches": {match_id: {"moves": count, "finished": match_id in self.finished}
-                                                     for match_id, count in self.moves.items()}}
+                                                     for match_id, count in self.moves.items()},
+                "timings": self.timings}
 
 
 def _think_range() -> tuple[float, float]:
@@ -59,7 +62,12 @@ def _think_range() -> tuple[float, float]:
 
 @events.init.add_listener
 def _on_init(environment: Environment, **_: Any) -> None:
-    environment.playeval_played = Played()  # type: ignore[attr-defined]
+    played = environment.playeval_played = Played()  # type: ignore[attr-defined]
+
+    def timed(name: str, response_time: float, **_: Any) -> None:
+        played.timings.append((time.time(), name, response_time))
+
+    environment.events.request.add_listener(timed)
 
 
 @events.test_stop.add_listener
@@ -82,6 +90,7 @@ class Person(FastHttpUser):
     def on_start(self) -> None:
         self.address = f"10.{random.randrange(256)}.{random.randrange(256)}.{random.randrange(1, 255)}"
         self.played: Played = self.environment.playeval_played  # type: ignore[attr-defined]
+        time.sleep(random.uniform(*self.think))  # arriving: reading the games' page before choosing, as later
 
     @task
     def play_one_match(self) -> None:
