@@ -81,9 +81,13 @@ class OpenMoves:
             since = self._since
             for index in range(self._seen, len(log)):
                 event = log[index]
-                if type(event) is ActionApplied:  # a move's last event, the commonest here
-                    party_of: str | None = event.action.party
+                kind = type(event)  # the events of a move by their exact type first: this runs for every event
+                if kind is ActionApplied:
+                    party_of: str | None = event.action.party  # type: ignore[union-attr]
                     closes = True
+                elif kind is AskIssued or kind is ReplyReceived or kind is ReplyRejected:
+                    party_of = event.party  # type: ignore[union-attr]
+                    closes = False
                 else:
                     party_of = _party_of(event)
                     closes = isinstance(event, _CLOSING)
