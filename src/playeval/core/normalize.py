@@ -40,7 +40,7 @@ def normalize_name(text: str) -> str:
     words = _NON_WORD.sub(" ", folded).replace("'", "").split()
     while len(words) > 1 and words[0] in _ARTICLES:
         del words[0]
-    return " ".join([singular(word) for word in words])
+    return " ".join([singular(word) if word.endswith("s") else word for word in words])  # only -s words change
 
 
 def same_name(a: str, b: str) -> bool:
