@@ -19,13 +19,12 @@ from collections import OrderedDict
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from sqlalchemy import func, select
+from sqlalchemy import Integer, String, column, select, text
 from sqlalchemy.orm import Session
 
 from playeval.store import Store
 from playeval.store.convert import event_record
-from playeval.store.schema import EventRow, WebMatchRow, WebSeatRow
-from playeval.store.schema import MatchRow as StoredMatch
+from playeval.store.schema import EventRow, UTCDateTime
 from playeval.web.errors import NO_SUCH_MATCH, NotFound
 from playeval.web.table import Loaded, load
 
@@ -77,17 +76,20 @@ class LoadCache:
         return loaded
 
 
+VERSION = text(
+    "SELECT m.status, (SELECT coalesce(max(e.seq), 0) FROM events e WHERE e.match_id = :id), w.lease_owner, "
+    "w.lease_until, (SELECT count(*) FROM web_seats j WHERE j.match_id = :id AND j.joined_at IS NOT NULL), "
+    "(SELECT count(*) FROM web_seats l WHERE l.match_id = :id AND l.left_at IS NOT NULL) "
+    "FROM matches m LEFT OUTER JOIN web_matches w ON w.match_id = m.id WHERE m.id = :id"
+).columns(column("status", String()), column("seq", Integer()), column("lease_owner", String()),
+          column("lease_until", UTCDateTime()), column("joined", Integer()), column("left", Integer()))
+"""A match's version in one statement, as written: it runs on every read of a match, and building the same
+statement from the ORM's columns (three scalar subqueries) each time was most of its cost."""
+
+
 def _version(session: Session, match_id: str) -> Version | None:
     """The match's version now; ``None`` when there is no such match."""
-    seq = select(func.coalesce(func.max(EventRow.seq), 0)).where(EventRow.match_id == match_id).scalar_subquery()
-    joined = (select(func.count()).select_from(WebSeatRow)
-              .where(WebSeatRow.match_id == match_id, WebSeatRow.joined_at.is_not(None)).scalar_subquery())
-    left = (select(func.count()).select_from(WebSeatRow)
-            .where(WebSeatRow.match_id == match_id, WebSeatRow.left_at.is_not(None)).scalar_subquery())
-    row = session.execute(
-        select(StoredMatch.status, seq, WebMatchRow.lease_owner, WebMatchRow.lease_until, joined, left)
-        .outerjoin(WebMatchRow, WebMatchRow.match_id == StoredMatch.id).where(StoredMatch.id == match_id)
-    ).first()
+    row = session.execute(VERSION, {"id": match_id}).first()
     if row is None:
         return None
     status, last, owner, until, joined_count, left_count = row
