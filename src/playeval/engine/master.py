@@ -108,6 +108,8 @@ class OpenMoves:
 def pending_rejections(events: Sequence[Event], party: str, moves: OpenMoves | None = None) -> list[ReplyRejected]:
     """The party's refused replies since its last closed move: the re-asks of the move under way."""
     found = (moves or OpenMoves(events)).since_close(party)
+    if not found:  # the party's last move is closed (most asks)
+        return []
     return [event for event in found if isinstance(event, ReplyRejected)]
 
 
