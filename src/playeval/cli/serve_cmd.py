@@ -81,6 +81,7 @@ def register(app: typer.Typer) -> None:
         import uvicorn
 
         from playeval.web import ArenaSettings, create_app
+        from playeval.web.collector import tune_collector
         from playeval.web.settings import ENV_ROLES, parse_roles
 
         addresses = tuple(part.strip() for part in models.split(",") if part.strip())
@@ -110,7 +111,9 @@ def register(app: typer.Typer) -> None:
         stderr().print(f"[bold]playeval arena[/] on [bold]http://{host}:{port}/[/]  "
                        f"(models: {', '.join(settings.models)}; database: {shown})", markup=True, soft_wrap=True)
         if workers == 1:
-            uvicorn.run(create_app(settings), host=host, port=port, log_level="info", proxy_headers=True,
+            app = create_app(settings)
+            tune_collector()
+            uvicorn.run(app, host=host, port=port, log_level="info", proxy_headers=True,
                         timeout_keep_alive=KEEP_ALIVE_S)
             return
         os.environ["PLAYEVAL_DB"] = url

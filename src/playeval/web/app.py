@@ -33,6 +33,7 @@ from playeval.web import pages
 from playeval.web.api import router as api_router
 from playeval.web.arena import Arena
 from playeval.web.board import ALL_GAMES
+from playeval.web.collector import tune_collector
 from playeval.web.errors import ArenaError, MoveRefused
 from playeval.web.ratelimit import RateLimiter
 from playeval.web.settings import ArenaSettings
@@ -137,8 +138,11 @@ def _document_choices(app: FastAPI, games: list[str], models: list[str]) -> None
 
 
 def app_from_env() -> FastAPI:
-    """The app with settings from the environment (``PLAYEVAL_DB``, ``PLAYEVAL_ARENA_MODELS``)."""
-    return create_app(ArenaSettings.from_env())
+    """The app with settings from the environment (``PLAYEVAL_DB``, ``PLAYEVAL_ARENA_MODELS``), in a serving
+    process of its own (``playeval serve --workers N``): its collector tuned for serving."""
+    app = create_app(ArenaSettings.from_env())
+    tune_collector()
+    return app
 
 
 # -- errors ---------------------------------------------------------------------------------------------------
