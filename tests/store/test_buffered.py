@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from playeval.core.ask import Ask, Reply
+from playeval.core.errors import NotFoundError
 from playeval.core.events import AskIssued, Event, MatchEnded, ReplyReceived, SeatAssignment
 from playeval.core.match import MatchSpec
 from playeval.engine import BufferedRecorder, Recorder, play_match
@@ -17,7 +18,7 @@ from playeval.games.akinator import ANSWERER, GUESSER, JUDGE, Akinator
 from playeval.games.akinator.baselines import OracleAnswerer
 from playeval.models import ModelHub, ModelRequest
 from playeval.players import LLMPlayer, Player
-from playeval.store import LogMoved, Store, _log
+from playeval.store import DuplicateMatch, LogMoved, Store, _log
 
 game = Akinator()
 SECRET = "a lamp"
@@ -28,6 +29,14 @@ def walker(request: ModelRequest) -> str:
     replies = [message.content for message in request.messages if message.role == "assistant"]
     turn = sum(1 for reply in replies if reply.startswith("Question")) + 1
     return "no idea" if len(replies) % 4 == 3 else f"Question {turn}: Is it thing number {turn}?"
+
+
+def stored_events(store: Store, match_id: str) -> int:
+    """How many events of the match are stored; 0 when the match itself is not stored yet."""
+    try:
+        return len(store.events(match_id))
+    except NotFoundError:
+        return 0
 
 
 def make_spec() -> MatchSpec:
@@ -130,7 +139,7 @@ async def test_a_whole_match_is_committed_at_its_end(store: Store, hub: ModelHub
     with pytest.raises(Crash):
         await play_match(game, spec, cut, recorder, match_id)
     assert recorder.pending(match_id) > 0
-    assert [event.type for event in store.events(match_id)] == ["match_started"]  # nothing committed mid-match
+    assert stored_events(store, match_id) == 0  # nothing committed mid-match: not even the match, stored with it
 
     recorder.flush()
     assert recorder.pending(match_id) == 0
@@ -148,8 +157,8 @@ async def test_a_commit_once_the_age_or_the_size_is_reached(store: Store) -> Non
     ask = AskIssued(seat=GUESSER, kind="question", attempt=0)
     assert recorder.append_event(match_id, ask) == 2
     assert recorder.append_event(match_id, ask) == 3
-    assert len(store.events(match_id)) == 1
-    assert recorder.append_event(match_id, ask) == 4  # three buffered: committed
+    assert stored_events(store, match_id) == 0
+    assert recorder.append_event(match_id, ask) == 4  # three buffered: committed, with the match
     assert len(store.events(match_id)) == 4 and recorder.pending(match_id) == 0
     assert recorder.append_event(match_id, ask) == 5
     assert len(store.events(match_id)) == 4
@@ -189,6 +198,7 @@ async def test_a_crash_loses_only_the_uncommitted_tail_and_resume_completes_it(s
 async def test_a_tail_does_not_land_on_a_log_that_moved(store: Store) -> None:
     recorder = BufferedRecorder(store, clock=FrozenClock())
     match_id = recorder.create_match(spec=make_spec(), seats=SEATS)
+    recorder.flush()  # the match is stored
     recorder.append_event(match_id, AskIssued(seat=GUESSER, kind="question", attempt=0))
     store.append_event(match_id, AskIssued(seat=ANSWERER, kind="answer", attempt=0))  # another writer
     with pytest.raises(LogMoved):
@@ -225,10 +235,31 @@ async def test_moves_waiting_behind_a_slow_call_are_committed_when_their_time_is
     recorder = BufferedRecorder(store, max_age_s=0.05)
     match_id = recorder.create_match(spec=make_spec(), seats=SEATS)
     recorder.append_event(match_id, AskIssued(seat=GUESSER, kind="question", attempt=0))
-    assert len(store.events(match_id)) == 1 and recorder.pending(match_id) == 1
+    assert stored_events(store, match_id) == 0 and recorder.pending(match_id) == 1
     await asyncio.sleep(0.3)  # the next move's model call is slow: nothing else comes
     assert len(store.events(match_id)) == 2 and recorder.pending(match_id) == 0
     recorder.append_event(match_id, AskIssued(seat=GUESSER, kind="question", attempt=1))
     recorder.flush()  # committed at once: the timer it had set is cancelled and does not commit twice
     await asyncio.sleep(0.1)
     assert [record.seq for record in store.event_records(match_id)] == [1, 2, 3]
+
+
+async def test_a_match_is_stored_with_its_first_commit_and_its_run_index_stays_unique(store: Store,
+                                                                                     hub: ModelHub) -> None:
+    run_id = store.create_run("akinator", 1, {})
+    recorder = BufferedRecorder(store, clock=FrozenClock())
+    spec = make_spec()
+    match_id = recorder.create_match(spec=spec, seats=SEATS, run_id=run_id, match_index=0)
+    assert store.run_matches(run_id) == []  # nothing stored before its first commit
+    await play_match(game, spec, players(hub), recorder, match_id)
+    (match,) = store.run_matches(run_id)
+    assert match.id == match_id and match.status == "finished" and match.match_index == 0
+    seqs = [record.seq for record in store.event_records(match_id)]
+    assert seqs == list(range(1, len(seqs) + 1)) and len(seqs) > 10
+
+    again = BufferedRecorder(store, clock=FrozenClock())
+    other = again.create_match(spec=spec, seats=SEATS, run_id=run_id, match_index=0)
+    again.append_event(other, AskIssued(seat=GUESSER, kind="question", attempt=0))
+    with pytest.raises(DuplicateMatch):
+        again.flush()
+    assert [m.id for m in store.run_matches(run_id)] == [match_id]

@@ -175,17 +175,17 @@ class BatchRunner:
                     record: MatchRecord | None) -> Outcome:
         if record is not None and record.status == "finished" and record.outcome is not None:
             return record.outcome
-        if record is None:
+        recorder = BufferedRecorder(self._store, max_age_s=self._commit_every_s)
+        if record is None:  # stored with its first commit
             models = planned.evaluated_models
-            match_id = self._store.create_match(spec=planned.spec, seats=planned.seats, roles=planned.roles,
-                                                run_id=run_id, match_index=planned.index,
-                                                evaluated_model=models[0] if len(models) == 1 else None)
+            match_id = recorder.create_match(spec=planned.spec, seats=planned.seats, roles=planned.roles,
+                                             run_id=run_id, match_index=planned.index,
+                                             evaluated_model=models[0] if len(models) == 1 else None)
             spec, seats, roles, events = planned.spec, planned.seats, planned.roles, []
         else:
             match_id, spec, seats, roles = record.id, record.spec, record.seats, record.roles
             events = self._store.events(record.id)
         players = run_players(game, config, spec, seats, roles, self._hub)
-        recorder = BufferedRecorder(self._store, max_age_s=self._commit_every_s)
         try:
             return await play_match(game, spec, players, recorder, match_id, prior_events=events)
         except BaseException:

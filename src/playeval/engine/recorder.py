@@ -12,7 +12,7 @@ import asyncio
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 from playeval.core.ask import CallRecord
 from playeval.core.attempt import Attempt
@@ -85,6 +85,8 @@ class _Tail:
     since: float
     entries: list[Attempt | Event] = field(default_factory=list)
     events: int = 0
+    creation: dict[str, Any] | None = None
+    """The match's ``create_match`` arguments while it is not stored yet (it is, with its first commit)."""
     timer: asyncio.TimerHandle | None = None
     """The commit due ``max_age_s`` after the last one, while entries wait (only under a running event loop)."""
 
@@ -103,9 +105,11 @@ class BufferedRecorder:
     Durability: a crash (or an exception out of the match) loses at most the uncommitted tail of each match in
     flight -- whole moves made within the last ``max_age_s`` seconds, or fewer than ``max_events`` events.
     The match stays ``running`` with the log it had at its last commit, and ``--resume`` replays the lost moves
-    from there (seeded players replay them exactly). Matches are created at once (:meth:`Store.create_match`),
-    so a run's one match per index holds however the run ends. The web path does not use this class: it keeps
-    writing each reply at once with conditional appends.
+    from there (seeded players replay them exactly). A new match is stored with its first commit, together with
+    the first part of its log (so a game of instant players is one transaction): a crash before that leaves no
+    row, and ``--resume`` plays the match from its start. A run's one match per index holds however the run
+    ends (``UNIQUE(run_id, match_index)``). The web path does not use this class: it keeps writing each reply at
+    once with conditional appends.
     """
 
     def __init__(self, store: Store, *, max_events: int = DEFAULT_MAX_EVENTS, max_age_s: float = DEFAULT_MAX_AGE_S,
@@ -124,9 +128,12 @@ class BufferedRecorder:
     def create_match(self, *, spec: MatchSpec, seats: Sequence[SeatAssignment],
                      roles: Sequence[RoleAssignment] = (), run_id: str | None = None,
                      match_index: int | None = None, evaluated_model: str | None = None) -> str:
-        match_id = self._store.create_match(spec=spec, seats=seats, roles=roles, run_id=run_id,
-                                            match_index=match_index, evaluated_model=evaluated_model)
-        self._tails[match_id] = _Tail(last_seq=1, since=self._clock())
+        """A new match, stored with its first commit (so a game of instant players is one transaction);
+        :class:`~playeval.store.DuplicateMatch` comes then, if its run already has a match at its index."""
+        match_id = self._store.new_match_id()
+        creation = {"spec": spec, "seats": tuple(seats), "roles": tuple(roles), "run_id": run_id,
+                    "match_index": match_index, "evaluated_model": evaluated_model, "match_id": match_id}
+        self._tails[match_id] = _Tail(last_seq=1, since=self._clock(), creation=creation)
         return match_id
 
     def append_event(self, match_id: str, event: Event) -> int:
@@ -140,7 +147,10 @@ class BufferedRecorder:
     def finish_match(self, match_id: str, outcome: Outcome) -> None:
         """Commit the match's tail and its end together."""
         tail = self._tail(match_id)
-        self._store.append_tail(match_id, tail.entries, after_seq=tail.last_seq, outcome=outcome)
+        if tail.creation is not None:
+            self._store.create_match(**tail.creation, tail=tail.entries, outcome=outcome)
+        else:
+            self._store.append_tail(match_id, tail.entries, after_seq=tail.last_seq, outcome=outcome)
         _cancel(tail)
         del self._tails[match_id]
 
@@ -150,7 +160,7 @@ class BufferedRecorder:
         return 0 if tail is None else tail.events
 
     def flush(self) -> None:
-        """Commit the buffered tail of every match in flight."""
+        """Commit the buffered tail of every match in flight (storing the matches not stored yet)."""
         for match_id, tail in self._tails.items():
             self._commit(match_id, tail)
 
@@ -184,7 +194,13 @@ class BufferedRecorder:
 
     def _commit(self, match_id: str, tail: _Tail) -> None:
         _cancel(tail)
-        if tail.entries:
+        if tail.creation is not None:
+            self._store.create_match(**tail.creation, tail=tail.entries)
+            tail.creation = None
+            tail.last_seq += tail.events
+            tail.entries.clear()
+            tail.events = 0
+        elif tail.entries:
             tail.last_seq = self._store.append_tail(match_id, tail.entries, after_seq=tail.last_seq)
             tail.entries.clear()
             tail.events = 0

@@ -12,6 +12,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from datetime import datetime
 from types import TracebackType
 from typing import Any, Self, get_args
 
@@ -167,8 +168,15 @@ class Store(ArenaTables, RetroTables):
         run_id: str | None = None,
         match_index: int | None = None,
         evaluated_model: str | None = None,
+        match_id: str | None = None,
+        tail: Sequence[Entry] = (),
+        outcome: Outcome | None = None,
     ) -> str:
         """Store a new match, its seats and roles and its ``MatchStarted`` event, all or nothing.
+
+        ``match_id`` is one from :meth:`new_match_id` (else a fresh one). The batch path's recorder creates a
+        match together with the first part of its log: ``tail`` (as for :meth:`append_tail`) and, with
+        ``outcome``, its end, in the same transaction.
 
         Raises :class:`DuplicateMatch` if ``run_id`` already has a match at
         ``match_index``, and :class:`NotFoundError` if the run does not exist.
@@ -179,7 +187,10 @@ class Store(ArenaTables, RetroTables):
             raise ValueError(f"seat and role names must be unique, got {names}")
         if match_index is not None and run_id is None:
             raise ValueError("match_index is only meaningful within a run; pass run_id too")
-        match_id = self._new_match_id()
+        for entry in tail:
+            if isinstance(entry, (MatchStarted, MatchEnded)):
+                raise TypeError(f"{entry.type} events are written by create_match / finish_match, not in a tail")
+        match_id = match_id or self._new_match_id()
         try:
             with self._write() as session:
                 if run_id is not None:
@@ -188,8 +199,14 @@ class Store(ArenaTables, RetroTables):
                         existing = match_id_at(session, run_id, match_index)
                         if existing is not None:
                             raise DuplicateMatch(run_id, match_index, existing)
-                self._insert_match(session, match_id, spec, seat_tuple, tuple(roles), run_id, match_index,
-                                   evaluated_model)
+                if tail or outcome is not None:  # the log's start and its first part in one insert
+                    when = self._insert_match(session, match_id, spec, seat_tuple, tuple(roles), run_id,
+                                              match_index, evaluated_model, started=False)
+                    write_tail(session, match_id, 1,
+                               [MatchStarted(spec=spec, seats=seat_tuple, roles=tuple(roles)), *tail], when, outcome)
+                else:
+                    self._insert_match(session, match_id, spec, seat_tuple, tuple(roles), run_id, match_index,
+                                       evaluated_model)
         except IntegrityError as exc:
             # A concurrent writer (another process on PostgreSQL) won the race.
             if run_id is not None and match_index is not None:
@@ -200,10 +217,15 @@ class Store(ArenaTables, RetroTables):
             raise
         return match_id
 
+    def new_match_id(self) -> str:
+        """A fresh match id, for a match stored later (:meth:`create_match` with ``match_id``)."""
+        return self._new_match_id()
+
     def _insert_match(self, session: Session, match_id: str, spec: MatchSpec, seats: tuple[SeatAssignment, ...],
                       roles: tuple[RoleAssignment, ...], run_id: str | None, match_index: int | None,
-                      evaluated_model: str | None) -> None:
-        """The match's rows and its ``MatchStarted`` event, through SQLAlchemy Core (a statement per table)."""
+                      evaluated_model: str | None, *, started: bool = True) -> datetime:
+        """The match's rows and (``started``) its ``MatchStarted`` event, through SQLAlchemy Core (a statement per
+        table); returns the time they were written at."""
         when = now()
         connection = session.connection()
         connection.execute(insert(core(MatchRow)), [{
@@ -219,7 +241,9 @@ class Store(ArenaTables, RetroTables):
             connection.execute(insert(core(RoleRow)), [{
                 "match_id": match_id, "role": role.role, "position": position, "player_kind": role.player_kind,
                 "model": role.model, "seat": role.seat} for position, role in enumerate(roles)])
-        insert_events(connection, match_id, 1, [MatchStarted(spec=spec, seats=seats, roles=roles)], when)
+        if started:
+            insert_events(connection, match_id, 1, [MatchStarted(spec=spec, seats=seats, roles=roles)], when)
+        return when
 
     def append_event(self, match_id: str, event: Event, *, after_seq: int | None = None) -> int:
         """Append ``event`` to a running match's log; returns its seq (1 is ``MatchStarted``).
