@@ -168,7 +168,8 @@ def report(label: str, measured: Measured, events: int) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--games", type=int, default=300)
+    parser.add_argument("--games", type=int, default=3000,
+                        help="games per measurement (a run under a second swings by a third on a shared machine)")
     parser.add_argument("--db", default=None,
                         help="database URL for another persisted case, e.g. postgresql+psycopg://... (SQLite, in a "
                              "temporary file, is always measured)")
