@@ -263,3 +263,33 @@ async def test_a_match_is_stored_with_its_first_commit_and_its_run_index_stays_u
     with pytest.raises(DuplicateMatch):
         again.flush()
     assert [m.id for m in store.run_matches(run_id)] == [match_id]
+
+
+async def test_a_writer_thread_commits_the_same_log_in_order(store: Store, hub: ModelHub) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    inline = await play(BufferedRecorder(store, max_events=5), hub)
+    with ThreadPoolExecutor(max_workers=1) as writer:
+        recorder = BufferedRecorder(store, max_events=5, writer=writer)
+        threaded = await play(recorder, hub)
+        await recorder.settled()
+    assert log_of(store, threaded) == log_of(store, inline)
+    assert store.get_match(threaded).status == "finished"
+
+
+async def test_a_failed_write_of_the_writer_is_raised_at_the_next_commit(store: Store) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=1) as writer:
+        recorder = BufferedRecorder(store, max_events=1, clock=FrozenClock(), writer=writer)
+        match_id = recorder.create_match(spec=make_spec(), seats=SEATS)
+        recorder.append_event(match_id, AskIssued(seat=GUESSER, kind="question", attempt=0))  # stores the match
+        await recorder.settled()
+        store.append_event(match_id, AskIssued(seat=ANSWERER, kind="answer", attempt=0))  # another writer
+        recorder.append_event(match_id, AskIssued(seat=GUESSER, kind="question", attempt=1))  # will not land
+        with pytest.raises(LogMoved):
+            await recorder.settled()
+        with pytest.raises(LogMoved):  # the recorder's log is not the store's: every later commit is refused
+            recorder.append_event(match_id, AskIssued(seat=GUESSER, kind="question", attempt=2))
+        recorder.drain()  # nothing left in flight
+    assert [record.seq for record in store.event_records(match_id)] == [1, 2, 3]

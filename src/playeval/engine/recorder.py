@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import Executor, Future
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -102,6 +103,11 @@ class BufferedRecorder:
     of each event is known without reading the log (the end of a match created elsewhere, such as one being
     resumed, is read once).
 
+    With a ``writer`` (an executor with one thread, shared by the recorders of a run), commits are handed to it
+    in order and the caller goes on: the event loop does not wait on the database (its I/O, a WAL checkpoint).
+    A failed write is raised at the recorder's next commit, at :meth:`settled` or at :meth:`drain`; a batch
+    match counts as played only once :meth:`settled` has seen its end land.
+
     Durability: a crash (or an exception out of the match) loses at most the uncommitted tail of each match in
     flight -- whole moves made within the last ``max_age_s`` seconds, or fewer than ``max_events`` events.
     The match stays ``running`` with the log it had at its last commit, and ``--resume`` replays the lost moves
@@ -113,7 +119,7 @@ class BufferedRecorder:
     """
 
     def __init__(self, store: Store, *, max_events: int = DEFAULT_MAX_EVENTS, max_age_s: float = DEFAULT_MAX_AGE_S,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, writer: Executor | None = None) -> None:
         if max_events < 1:
             raise ValueError(f"max_events must be at least 1, got {max_events}")
         if max_age_s < 0:
@@ -124,6 +130,11 @@ class BufferedRecorder:
         self._clock = clock
         self._timers = clock is time.monotonic  # a caller with its own clock drives time itself (tests)
         self._tails: dict[str, _Tail] = {}
+        self._writer = writer
+        self._writes: list[Future[Any]] = []
+        self._failed: BaseException | None = None
+        """The writer's first failed commit: every later one is refused with it (they were built on the
+        failed one's log)."""
 
     def create_match(self, *, spec: MatchSpec, seats: Sequence[SeatAssignment],
                      roles: Sequence[RoleAssignment] = (), run_id: str | None = None,
@@ -148,11 +159,35 @@ class BufferedRecorder:
         """Commit the match's tail and its end together."""
         tail = self._tail(match_id)
         if tail.creation is not None:
-            self._store.create_match(**tail.creation, tail=tail.entries, outcome=outcome)
+            self._write(self._store.create_match, **tail.creation, tail=list(tail.entries), outcome=outcome)
         else:
-            self._store.append_tail(match_id, tail.entries, after_seq=tail.last_seq, outcome=outcome)
+            self._write(self._store.append_tail, match_id, list(tail.entries), after_seq=tail.last_seq,
+                        outcome=outcome)
         _cancel(tail)
         del self._tails[match_id]
+
+    async def settled(self) -> None:
+        """Wait, without blocking the event loop, until every commit handed to the writer has landed; raises
+        the first that failed."""
+        while self._writes:
+            future = self._writes[0]
+            try:  # shielded: a cancelled wait leaves the commit to land, and drain() to wait for it
+                await asyncio.shield(asyncio.wrap_future(future))
+            finally:
+                if future.done():
+                    self._writes.pop(0)
+
+    def drain(self) -> None:
+        """Wait for every commit handed to the writer, blocking (for a stop, where the loop cannot be awaited);
+        raises the first that failed."""
+        first: BaseException | None = None
+        while self._writes:
+            try:
+                self._writes.pop(0).result()
+            except BaseException as exc:
+                first = first or exc
+        if first is not None:
+            raise first
 
     def pending(self, match_id: str) -> int:
         """How many events of ``match_id`` are buffered, not yet committed."""
@@ -195,16 +230,35 @@ class BufferedRecorder:
     def _commit(self, match_id: str, tail: _Tail) -> None:
         _cancel(tail)
         if tail.creation is not None:
-            self._store.create_match(**tail.creation, tail=tail.entries)
+            self._write(self._store.create_match, **tail.creation, tail=list(tail.entries))
             tail.creation = None
-            tail.last_seq += tail.events
-            tail.entries.clear()
-            tail.events = 0
         elif tail.entries:
-            tail.last_seq = self._store.append_tail(match_id, tail.entries, after_seq=tail.last_seq)
-            tail.entries.clear()
-            tail.events = 0
+            self._write(self._store.append_tail, match_id, list(tail.entries), after_seq=tail.last_seq)
+        tail.last_seq += tail.events
+        tail.entries.clear()
+        tail.events = 0
         tail.since = self._clock()
+
+    def _write(self, write: Callable[..., object], *args: Any, **kwargs: Any) -> None:
+        """Run a commit now, or hand it to the writer after raising any earlier one that failed."""
+        if self._writer is None:
+            write(*args, **kwargs)
+            return
+        if self._failed is not None:
+            raise self._failed
+        while self._writes and self._writes[0].done():
+            self._writes.pop(0).result()
+        self._writes.append(self._writer.submit(self._written, write, args, kwargs))
+
+    def _written(self, write: Callable[..., object], args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+        """One commit, in the writer's thread; none after one that failed."""
+        if self._failed is not None:
+            raise self._failed
+        try:
+            write(*args, **kwargs)
+        except BaseException as exc:
+            self._failed = exc
+            raise
 
 
 def _cancel(tail: _Tail) -> None:
