@@ -30,8 +30,8 @@ COMMIT_EVERY_S = 5.0
 """A batch match's buffered moves are committed at least this often (and with its end). Committing every half
 second, on the event loop's thread, made 1,000 matches against a 100 ms endpoint at concurrency 64 take 2.2x the
 ideal time instead of 1.4x (``bench/endpoint_fill.py``, a loaded 2-core machine); the commits now go to a writer
-thread (1.12x on the event loop's thread, 1.09x in the writer, on a quiet machine). A crash loses at most this much play per match in flight, which ``--resume`` replays (from the
-response cache, for cached models)."""
+thread (1.12x on the event loop's thread, 1.09x in the writer, on a quiet machine). A crash loses at most this
+much play per match in flight, which ``--resume`` replays (from the response cache, for cached models)."""
 
 
 class RunInterrupted(PlayevalError):
