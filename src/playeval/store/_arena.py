@@ -54,7 +54,7 @@ class ArenaTables:
 
     def _insert_match(self, session: Session, match_id: str, spec: MatchSpec, seats: tuple[SeatAssignment, ...],
                       roles: tuple[RoleAssignment, ...], run_id: str | None, match_index: int | None,
-                      evaluated_model: str | None) -> None:
+                      evaluated_model: str | None, *, started: bool = True) -> datetime:
         raise NotImplementedError
 
     def _new_match_id(self) -> str:
