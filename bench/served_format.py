@@ -22,7 +22,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import socket
 import subprocess
 import sys
 import tempfile
@@ -33,6 +32,8 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+
+from _support import free_port
 
 from playeval.core.events import ReplyReceived, ReplyRejected
 from playeval.models.catalog import LOCAL_MODELS
@@ -93,12 +94,6 @@ def ensure_server_deps() -> Path:
     return extra
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 def _ready(url: str) -> bool:
     try:
         with urllib.request.urlopen(f"{url}/v1/models", timeout=2) as response:
@@ -115,7 +110,7 @@ def served(model: str, *, threads: int = 2, startup_s: float = 180.0) -> Iterato
         raise BenchError(f"unknown local model {model!r}; known: {', '.join(LOCAL_MODELS)}")
     weights = resolve_weights(spec.weights, default_model_dir())
     extra = ensure_server_deps()
-    port = _free_port()
+    port = free_port()
     url = f"http://127.0.0.1:{port}"
     command = [sys.executable, "-m", "llama_cpp.server", "--model", str(weights), "--model_alias", ALIAS,
                "--host", "127.0.0.1", "--port", str(port), "--n_ctx", "4096", "--n_threads", str(threads)]
