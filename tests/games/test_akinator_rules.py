@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
@@ -233,3 +234,19 @@ def test_a_reply_with_two_answers_is_a_format_error() -> None:
     with pytest.raises(FormatError, match="one answer, not two"):
         game.parse(judged, confirm, "Yes\nNo")
     assert game.parse(judged, confirm, "Yes\n").text == "Yes"
+
+
+def test_the_guessers_conversation_cache_is_used_only_for_its_own_turns_and_level() -> None:
+    actions = [q("Is it alive?", 1), a("No"), q("Is it big?", 2), a("Probably yes"), guess("a lute"), verdict("No")]
+    state = replay(game, spec(level=1), actions)
+    spoken = [m.content for m in game.next_ask(state).messages]
+    assert len(spoken) == 2 + 2 * 3 and "Probably yes." in " ".join(spoken)
+    # Turns swapped under the cache: the conversation follows the turns, not what was cached for others.
+    other = replay(game, spec(level=1), [q("Is it metal?", 1), a("Yes")])
+    swapped = dataclasses.replace(state, turns=other.turns)
+    assert [m.content for m in game.next_ask(swapped).messages] == [m.content for m in game.next_ask(other).messages]
+    # The same turns at another level: the turns left in the feedback follow the level's limit.
+    level_two = dataclasses.replace(state, spec=spec(level=2), fixed=None)
+    fresh = replay(game, spec(level=2), actions)
+    assert [m.content for m in game.next_ask(level_two).messages] == [m.content for m in game.next_ask(fresh).messages]
+    assert [m.content for m in game.next_ask(level_two).messages] != spoken

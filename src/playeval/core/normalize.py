@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 _ARTICLES = ("a", "an", "the")
 _KEEP_S_ENDINGS = ("ss", "us", "is", "ous")
@@ -29,8 +30,12 @@ def singular(word: str) -> str:
     return word
 
 
+@lru_cache(maxsize=4096)
 def normalize_name(text: str) -> str:
-    """Fold case, accents, articles, hyphens, punctuation and plurals."""
+    """Fold case, accents, articles, hyphens, punctuation and plurals.
+
+    Memoised (a pure function of its text): a game normalises the same guess when it reads it, when it applies
+    it and when a scripted judge confirms it, and the secrets' names in every match."""
     # ASCII text is its own NFKD form: the Unicode fold is skipped for it (most names, and a hot path of games).
     if text.isascii():
         folded = text.lower()

@@ -126,9 +126,10 @@ class AkinatorState:
     spec: MatchSpec
     turns: tuple[Turn, ...] = ()
     won: bool = False
-    said: tuple[tuple[Turn, Message, Message], ...] = field(default=(), compare=False, repr=False)
-    """The guesser's conversation as built so far: each answered turn with its two messages, built once when the
-    turn is answered rather than for every ask (a cache: only entries whose turn is the state's turn are used)."""
+    said: tuple[int, tuple[Turn, ...], tuple[Message, ...]] = field(default=(0, (), ()), compare=False, repr=False)
+    """The guesser's conversation after its opening, built once as turns are answered rather than for every ask:
+    the turn limit and turns it was built for, and their messages (a cache, used only for the same limit and
+    turns: the messages depend on nothing else)."""
     fixed: _Fixed | None = field(default=None, compare=False, repr=False)
     """The match's fixed messages (a cache, built by ``initial_state``; used only if built for this spec)."""
 
@@ -152,7 +153,7 @@ class AkinatorState:
 
 
 def _moved(state: AkinatorState, turns: tuple[Turn, ...], *, won: bool = False,
-           said: tuple[tuple[Turn, Message, Message], ...] | None = None) -> AkinatorState:
+           said: tuple[int, tuple[Turn, ...], tuple[Message, ...]] | None = None) -> AkinatorState:
     """``replace(state, turns=turns, won=won[, said=said])``, built directly: a move's hot path."""
     return AkinatorState(spec=state.spec, turns=turns, won=won, said=state.said if said is None else said,
                          fixed=state.fixed)
@@ -318,14 +319,15 @@ class Akinator(GameBase):
         return self._answerer_ask(state, pending)
 
     def _guesser_messages(self, state: AkinatorState) -> tuple[Message, ...]:
-        messages: list[Message] = [*self._fixed(state).opening]
-        said = state.said
-        for index, turn in enumerate(state.turns):
-            if index < len(said) and said[index][0] is turn:
-                messages.extend(said[index][1:])
-            else:
-                messages.extend(self._turn_messages(state, turn))
-        return tuple(messages)
+        return self._fixed(state).opening + self._said(state, state.turns)
+
+    def _said(self, state: AkinatorState, turns: tuple[Turn, ...]) -> tuple[Message, ...]:
+        """The messages of ``turns`` (answered turns of ``state``'s match): the cache when it holds them. Comparing
+        the turns is a C loop that stops at the first pair that is not the same object (every pair, when cached)."""
+        limit, built_for, messages = state.said
+        if built_for == turns and limit == state.limit:
+            return messages
+        return tuple(message for turn in turns for message in self._turn_messages(state, turn))
 
     def _turn_messages(self, state: AkinatorState, turn: Turn) -> tuple[Message, Message]:
         feedback = self._feedback(state, turn)
@@ -333,7 +335,8 @@ class Akinator(GameBase):
 
     def _answered(self, state: AkinatorState, turns: tuple[Turn, ...], *, won: bool = False) -> AkinatorState:
         """``state`` with ``turns``, whose last turn has just been answered: its messages join ``said``."""
-        return _moved(state, turns, won=won, said=(*state.said, (turns[-1], *self._turn_messages(state, turns[-1]))))
+        said = self._said(state, turns[:-1]) + self._turn_messages(state, turns[-1])
+        return _moved(state, turns, won=won, said=(state.limit, turns, said))
 
     def _guesser_ask(self, state: AkinatorState) -> Ask:
         number = len(state.turns) + 1
