@@ -23,10 +23,10 @@ import random
 import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Final, Literal
 
-CIVILIAN = "civilian"
-UNDERCOVER = "undercover"
+CIVILIAN: Final = "civilian"
+UNDERCOVER: Final = "undercover"
 Role = Literal["civilian", "undercover"]
 
 CIVILIAN_OFFSET = 400 * math.log10(2)

@@ -26,7 +26,9 @@ def undercover_games(store: Store, run_ids: Sequence[str], registry: GameRegistr
     game = registry.get(GAME)
     games: list[list[SeatResult]] = []
     for run_id in run_ids:
-        for match in sorted(store.run_matches(run_id), key=lambda record: record.match_index):
+        by_index = sorted(store.run_matches(run_id),
+                          key=lambda record: (record.match_index is None, record.match_index or 0))
+        for match in by_index:
             if match.game != GAME or match.outcome is None or match.outcome.status != "finished":
                 continue
             state = state_from_events(game, match.spec, store.events(match.id))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from pathlib import Path
 
 import typer
@@ -347,7 +348,7 @@ def _rate(value: float | None) -> str:
     return "n/a" if value is None else f"{value:.1%}"
 
 
-async def _judge(games: list[object], model: str, use_cache: bool) -> list[JudgeScore]:
+async def _judge(games: Sequence[object], model: str, use_cache: bool) -> list[JudgeScore]:
     async with ModelHub(use_cache=use_cache) as hub:
         judge = hub.get(model)
         err = stderr()

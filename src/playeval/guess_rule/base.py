@@ -491,9 +491,9 @@ class GuessRuleGame(GameBase):
 
     def outcome(self, state: GuessState) -> Outcome | None:
         if state.rule is None and state.rejected >= self.rule_tries:
-            last = state.drafts[-1].reason
+            last_reason = state.drafts[-1].reason
             return Outcome(status="aborted", rounds=0, reason=f"the game master wrote no rule the checks accept in "
-                                                              f"{state.rejected} tries; last: {last}")
+                                                              f"{state.rejected} tries; last: {last_reason}")
         if state.phase() != "move":
             return None
         guesses = state.guesses

@@ -191,9 +191,10 @@ class _GuessTheRuleGame:
             raise GuessRuleError(f"game {uuid} is {record.game}, not {cls.game_id}")
         judge = next((role.model or role.player_kind for role in record.roles if role.role == JUDGE), None)
         bound = {role.role: role.model or role.player_kind for role in record.roles if role.role in cls.other_roles}
-        loaded = cls(difficulty=f"L{record.level}", db=db, judge=judge, seed=record.seed, **bound,
-                     **{key: value for key, value in record.spec.params.items()
-                        if key in {option.name for option in cls._options_of()}})
+        # The bound roles and the game's options, by name: the subclasses' keywords (Any: each takes its own).
+        keywords: dict[str, Any] = {**bound, **{key: value for key, value in record.spec.params.items()
+                                                if key in {option.name for option in cls._options_of()}}}
+        loaded = cls(difficulty=f"L{record.level}", db=db, judge=judge, seed=record.seed, **keywords)
         loaded._uuid = uuid
         return loaded
 

@@ -272,7 +272,7 @@ class Akinator(GameBase):
             GUESSER: rng.randrange(len(prompts.GUESSER_VARIANTS)),
             ANSWERER: rng.randrange(len(prompts.ANSWERER_VARIANTS)),
         }
-        secret = rng.choice(load_secrets(secret_set))
+        secret: str | None = rng.choice(load_secrets(secret_set))
         if inputs is not None:
             secret = inputs.get("secret") or None
         setup = {} if secret is None else {"secret": secret}
