@@ -82,8 +82,9 @@ class _Counting:
         return self.inner.append_event(match_id, event)
 
     def append_move(self, match_id: str, attempts: Sequence[Attempt]) -> int:
-        self.events += sum(attempt.event_count for attempt in attempts)
-        self.steps += sum(attempt.action is not None for attempt in attempts)
+        for attempt in attempts:  # a loop, not sum() over generators: the count is part of every step timed
+            self.events += attempt.event_count
+            self.steps += attempt.action is not None
         return self.inner.append_move(match_id, attempts)
 
     def finish_match(self, match_id: str, outcome: Outcome) -> None:
