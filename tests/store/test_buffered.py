@@ -18,7 +18,7 @@ from playeval.games.akinator import ANSWERER, GUESSER, JUDGE, Akinator
 from playeval.games.akinator.baselines import OracleAnswerer
 from playeval.models import ModelHub, ModelRequest
 from playeval.players import LLMPlayer, Player
-from playeval.store import DuplicateMatch, LogMoved, Store, _log
+from playeval.store import DuplicateMatch, LogMoved, Store, _direct
 
 game = Akinator()
 SECRET = "a lamp"
@@ -216,7 +216,7 @@ def test_bad_limits_are_refused(store: Store) -> None:
 async def test_other_drivers_get_the_same_log_through_core(store: Store, hub: ModelHub,
                                                            monkeypatch: pytest.MonkeyPatch) -> None:
     direct = await play(BufferedRecorder(store), hub)  # SQLite's and psycopg's drivers called directly
-    monkeypatch.setattr(_log, "_DRIVER_MARKERS", {})  # as for a driver the fast path does not know
+    monkeypatch.setattr(_direct, "_DRIVER_MARKERS", {})  # as for a driver the fast path does not know
     through_core = await play(BufferedRecorder(store), hub)
 
     assert log_of(store, through_core) == log_of(store, direct)

@@ -153,7 +153,13 @@ class BufferedRecorder:
         return self._add(match_id, [event], 1)
 
     def append_move(self, match_id: str, attempts: Sequence[Attempt]) -> int:
-        return self._add(match_id, attempts, sum(attempt.event_count for attempt in attempts))
+        entries: list[Attempt | Event] = []
+        for attempt in attempts:  # a try without model calls is its events (shared with the game master's log)
+            if attempt.calls:
+                entries.append(attempt)
+            else:
+                entries.extend(attempt.events(()))
+        return self._add(match_id, entries, sum(attempt.event_count for attempt in attempts))
 
     def finish_match(self, match_id: str, outcome: Outcome) -> None:
         """Commit the match's tail and its end together."""

@@ -2,8 +2,8 @@
 
 A tail is a list of entries in log order: an :class:`~playeval.core.attempt.Attempt` stands for its model calls
 and its events, an :class:`~playeval.core.events.Event` for itself. The model calls of the whole tail are inserted
-in one statement that returns their ids in order, then the events in one ``executemany``, both through SQLAlchemy
-Core (the ORM's bulk insert spends more time per row than the database does).
+in one statement that returns their ids in order (through SQLAlchemy Core), then the events in bulk, straight to
+SQLite's and psycopg's drivers (``_direct``; Core for other drivers).
 """
 
 from __future__ import annotations
@@ -12,34 +12,22 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Table, func, insert, select, update
+from sqlalchemy import func, insert, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
-from sqlalchemy.types import TypeEngine
 
 from playeval.core.attempt import Attempt
 from playeval.core.errors import NotFoundError
-from playeval.core.events import SCHEMA_VERSION, Event, MatchEnded
+from playeval.core.events import Event, MatchEnded
 from playeval.core.match import Outcome
+from playeval.store._direct import bound, core, markers
+from playeval.store._direct import insert_events as direct_events
 from playeval.store._rows import call_values, event_values
 from playeval.store.errors import MatchClosed
-from playeval.store.schema import Base, EventRow, MatchRow, ModelCallRow
+from playeval.store.schema import EventRow, MatchRow, ModelCallRow
 
 Entry = Attempt | Event
 """One entry of a log tail: a try of a move (its calls and events) or a single event."""
-
-
-_DRIVER_MARKERS = {("sqlite", "pysqlite"): ("?", "?"), ("postgresql", "psycopg"): ("%s", "%s::jsonb")}
-"""The parameter markers of the drivers whose ``executemany`` :func:`insert_events` calls directly: a value's,
-and the JSON payload's."""
-
-
-def core(row: type[Base]) -> Table:
-    """The Core table of a mapped class: inserting through it skips the ORM's bookkeeping per row."""
-    table = row.__table__
-    if not isinstance(table, Table):
-        raise TypeError(f"{row.__name__} is not mapped to a table")
-    return table
 
 
 def insert_calls_bulk(session: Session, values: Sequence[dict[str, Any]]) -> list[int]:
@@ -58,9 +46,8 @@ def open_log_end(session: Session, match_id: str) -> int:
     its start); SQLite's writers are serialized by ``BEGIN IMMEDIATE``, so one statement reads both. With SQLite's
     and psycopg's drivers the SQL is sent as written (this runs once per commit of every match)."""
     connection = session.connection()
-    dialect = connection.dialect
-    driver = _DRIVER_MARKERS.get((dialect.name, dialect.driver))
-    if dialect.name == "postgresql":
+    driver = markers(connection)
+    if connection.dialect.name == "postgresql":
         if driver is not None:
             status = connection.exec_driver_sql("SELECT status FROM matches WHERE id = %s FOR NO KEY UPDATE",
                                                 (match_id,)).scalar()
@@ -88,9 +75,10 @@ def open_log_end(session: Session, match_id: str) -> int:
 
 
 def write_tail(session: Session, match_id: str, first_seq: int, entries: Sequence[Entry], when: datetime,
-               outcome: Outcome | None = None) -> int:
-    """Insert ``entries`` from ``first_seq`` on, and with ``outcome`` the match's end (``MatchEnded`` and the
-    row's status, outcome and end time); returns the seq the next event would take."""
+               outcome: Outcome | None = None, *, finish_row: bool = True) -> int:
+    """Insert ``entries`` from ``first_seq`` on, and with ``outcome`` the match's end (``MatchEnded`` and, unless
+    not ``finish_row`` (a row inserted finished), the row's status, outcome and end time); returns the seq the
+    next event would take."""
     calls = [call_values(match_id, entry.ask.seat, entry.ask.role, call, when, parsed=entry.parsed,
                          error=entry.call_error)
              for entry in entries if isinstance(entry, Attempt) for call in entry.calls]
@@ -102,7 +90,7 @@ def write_tail(session: Session, match_id: str, first_seq: int, entries: Sequenc
         events.append(MatchEnded(outcome=outcome))
     connection = session.connection()
     insert_events(connection, match_id, first_seq, events, when)
-    if outcome is not None:
+    if outcome is not None and finish_row:
         _finish_row(connection, match_id, outcome, when)
     return first_seq + len(events)
 
@@ -110,44 +98,26 @@ def write_tail(session: Session, match_id: str, first_seq: int, entries: Sequenc
 def _finish_row(connection: Connection, match_id: str, outcome: Outcome, when: datetime) -> None:
     """The match row's status, outcome and end time (straight to SQLite's and psycopg's drivers)."""
     table = core(MatchRow)
-    dialect = connection.dialect
-    markers = _DRIVER_MARKERS.get((dialect.name, dialect.driver))
-    if markers is None:
+    found = markers(connection)
+    if found is None:
         connection.execute(update(table).where(table.c.id == match_id)
                            .values(status="finished", outcome=outcome.model_dump(mode="json"), ended_at=when))
         return
-    value, payload = markers
+    value, payload = found
     connection.exec_driver_sql(
         f"UPDATE {table.name} SET status = 'finished', outcome = {payload}, ended_at = {value} WHERE id = {value}",
-        (outcome.model_dump_json(), _bound(table.c.ended_at.type, connection, when), match_id))
+        (outcome.model_dump_json(), bound(table.c.ended_at.type, connection, when), match_id))
 
 
 def insert_events(connection: Connection, match_id: str, first_seq: int, events: Sequence[Event],
                   when: datetime) -> None:
-    """Insert ``events`` of one match from ``first_seq`` on, all written at ``when``.
-
-    With SQLite's and psycopg's drivers the rows go straight to the driver's ``executemany``: the match and the
-    time are converted once (by the column's own type), each payload is serialised by pydantic in one step, and
-    SQLAlchemy's processing of every row's parameters is skipped. Other drivers go through Core.
-    """
+    """Insert ``events`` of one match from ``first_seq`` on, all written at ``when``: straight to SQLite's and
+    psycopg's drivers (:func:`~playeval.store._direct.insert_events`), through Core for other drivers."""
     if not events:
         return
-    table = core(EventRow)
-    dialect = connection.dialect
-    markers = _DRIVER_MARKERS.get((dialect.name, dialect.driver))
-    if markers is None:
-        connection.execute(insert(table), [event_values(match_id, seq, event, when)
-                                           for seq, event in enumerate(events, start=first_seq)])
-        return
-    value, payload = markers
-    created_at = _bound(table.c.created_at.type, connection, when)
-    sql = (f"INSERT INTO {table.name} (match_id, seq, type, schema_version, payload, created_at) "
-           f"VALUES ({value}, {value}, {value}, {value}, {payload}, {value})")
-    connection.exec_driver_sql(sql, [(match_id, seq, event.type, SCHEMA_VERSION, event.model_dump_json(), created_at)
-                                     for seq, event in enumerate(events, start=first_seq)])
-
-
-def _bound(column_type: TypeEngine[Any], connection: Connection, value: Any) -> Any:
-    """``value`` as the column's type hands it to the driver."""
-    process = column_type.dialect_impl(connection.dialect).bind_processor(connection.dialect)
-    return process(value) if process is not None else value
+    found = markers(connection)
+    if found is None:
+        connection.execute(insert(core(EventRow)), [event_values(match_id, seq, event, when)
+                                                    for seq, event in enumerate(events, start=first_seq)])
+    else:
+        direct_events(connection, found, match_id, first_seq, events, when)

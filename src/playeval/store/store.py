@@ -28,7 +28,8 @@ from playeval.core.errors import NotFoundError
 from playeval.core.events import Event, MatchEnded, MatchStarted, RoleAssignment, SeatAssignment
 from playeval.core.match import MatchSpec, Outcome
 from playeval.store._arena import ArenaTables
-from playeval.store._log import Entry, core, insert_events, open_log_end, write_tail
+from playeval.store._direct import core, insert_match, markers
+from playeval.store._log import Entry, insert_events, open_log_end, write_tail
 from playeval.store._retro import RetroTables
 from playeval.store._rows import (
     call_values,
@@ -201,9 +202,9 @@ class Store(ArenaTables, RetroTables):
                             raise DuplicateMatch(run_id, match_index, existing)
                 if tail or outcome is not None:  # the log's start and its first part in one insert
                     when = self._insert_match(session, match_id, spec, seat_tuple, tuple(roles), run_id,
-                                              match_index, evaluated_model, started=False)
-                    write_tail(session, match_id, 1,
-                               [MatchStarted(spec=spec, seats=seat_tuple, roles=tuple(roles)), *tail], when, outcome)
+                                              match_index, evaluated_model, started=False, outcome=outcome)
+                    write_tail(session, match_id, 1, [MatchStarted(spec=spec, seats=seat_tuple, roles=tuple(roles)),
+                                                      *tail], when, outcome, finish_row=False)
                 else:
                     self._insert_match(session, match_id, spec, seat_tuple, tuple(roles), run_id, match_index,
                                        evaluated_model)
@@ -223,24 +224,33 @@ class Store(ArenaTables, RetroTables):
 
     def _insert_match(self, session: Session, match_id: str, spec: MatchSpec, seats: tuple[SeatAssignment, ...],
                       roles: tuple[RoleAssignment, ...], run_id: str | None, match_index: int | None,
-                      evaluated_model: str | None, *, started: bool = True) -> datetime:
-        """The match's rows and (``started``) its ``MatchStarted`` event, through SQLAlchemy Core (a statement per
-        table); returns the time they were written at."""
+                      evaluated_model: str | None, *, started: bool = True, outcome: Outcome | None = None) -> datetime:
+        """The match's rows and (``started``) its ``MatchStarted`` event; with ``outcome`` the row is inserted
+        finished (the caller writes the log's ``MatchEnded``). Returns the time they were written at.
+
+        Straight to SQLite's and psycopg's drivers, else through SQLAlchemy Core (a statement per table)."""
         when = now()
         connection = session.connection()
-        connection.execute(insert(core(MatchRow)), [{
-            "id": match_id, "run_id": run_id, "match_index": match_index, "game": spec.game, "level": spec.level,
-            "seed": spec.seed, "spec": spec.model_dump(mode="json"), "status": "running", "outcome": None,
-            "evaluated_model": evaluated_model, "created_at": when, "ended_at": None}])
-        if seats:
-            connection.execute(insert(core(SeatRow)), [{
-                "match_id": match_id, "seat": seat.seat, "position": position, "player_kind": seat.player_kind,
-                "model": seat.model, "prompt_variant": seat.prompt_variant, "evaluated": seat.evaluated}
-                for position, seat in enumerate(seats)])
-        if roles:
-            connection.execute(insert(core(RoleRow)), [{
-                "match_id": match_id, "role": role.role, "position": position, "player_kind": role.player_kind,
-                "model": role.model, "seat": role.seat} for position, role in enumerate(roles)])
+        found = markers(connection)
+        if found is not None:
+            insert_match(connection, found, match_id, spec, seats, roles, run_id, match_index, evaluated_model, when,
+                         outcome)
+        else:
+            ended = {} if outcome is None else {"status": "finished", "outcome": outcome.model_dump(mode="json"),
+                                                "ended_at": when}
+            connection.execute(insert(core(MatchRow)), [{
+                "id": match_id, "run_id": run_id, "match_index": match_index, "game": spec.game, "level": spec.level,
+                "seed": spec.seed, "spec": spec.model_dump(mode="json"), "status": "running", "outcome": None,
+                "evaluated_model": evaluated_model, "created_at": when, "ended_at": None, **ended}])
+            if seats:
+                connection.execute(insert(core(SeatRow)), [{
+                    "match_id": match_id, "seat": seat.seat, "position": position, "player_kind": seat.player_kind,
+                    "model": seat.model, "prompt_variant": seat.prompt_variant, "evaluated": seat.evaluated}
+                    for position, seat in enumerate(seats)])
+            if roles:
+                connection.execute(insert(core(RoleRow)), [{
+                    "match_id": match_id, "role": role.role, "position": position, "player_kind": role.player_kind,
+                    "model": role.model, "seat": role.seat} for position, role in enumerate(roles)])
         if started:
             insert_events(connection, match_id, 1, [MatchStarted(spec=spec, seats=seats, roles=roles)], when)
         return when
