@@ -33,7 +33,7 @@ from playeval.web.keeper import LEFT, SeatKeeper
 from playeval.web.loads import LoadCache
 from playeval.web.log_watch import LogWatch, Mark
 from playeval.web.moves import attempt_of, check_current, check_reply, open_ask
-from playeval.web.offload import off_loop
+from playeval.web.offload import Background, off_loop
 from playeval.web.present import match_view, replay_view, summary
 from playeval.web.runner import ModelRunner
 from playeval.web.settings import ArenaSettings
@@ -65,11 +65,14 @@ class Arena:
         self.settings = settings
         self.owner = owner or f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
         self.loads = LoadCache(store)
-        self.runner = ModelRunner(store, hub, self.game, settings, self.owner, loader=self.loads.load)
+        self.background = Background()
+        """The threads of the process's background work: model steps, streams' later views, the sweep."""
+        self.runner = ModelRunner(store, hub, self.game, settings, self.owner, loader=self.loads.load,
+                                  background=self.background)
         self.keeper = SeatKeeper(store, self.runner, settings)
         self.maker = TableMaker(store, settings, self.game)
         self.board = BoardState(store, registry)
-        self.watch = LogWatch(store, settings.poll_s)
+        self.watch = LogWatch(store, settings.poll_s, self.background)
         self._sweeper: asyncio.Task[None] | None = None
         self._warming: asyncio.Task[None] | None = None
 
@@ -287,9 +290,9 @@ class Arena:
                 fresh: MatchView | None = None
                 if now - checked >= NUDGE_EVERY_S:
                     checked = now
-                    fresh = await off_loop(self._checked_view, match_id, seat)
+                    fresh = await self.background.run(self._checked_view, match_id, seat)
                 elif mark is not None and mark != seen:
-                    fresh = await off_loop(self._fresh_view, match_id, seat)
+                    fresh = await self.background.run(self._fresh_view, match_id, seat)
                 seen = mark or seen
                 if fresh is not None and fresh != view:
                     view = fresh

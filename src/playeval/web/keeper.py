@@ -25,7 +25,6 @@ from datetime import UTC, datetime, timedelta
 from playeval.engine.step import MatchOver, take_over
 from playeval.store import LogMoved, MatchClosed, Store
 from playeval.web.errors import ArenaError
-from playeval.web.offload import off_loop
 from playeval.web.runner import ModelRunner
 from playeval.web.settings import ArenaSettings
 from playeval.web.table import Loaded, Table, load
@@ -124,9 +123,9 @@ class SeatKeeper:
     async def sweep(self) -> int:
         """Check every live arena match once: its time-outs, and whether its model step is due; how many moved."""
         moved = 0
-        for web, _ in await off_loop(self.store.web_matches, status="running"):
+        for web, _ in await self.runner.background.run(self.store.web_matches, status="running"):
             try:
-                moved += await off_loop(self.check, web.match_id)
+                moved += await self.runner.background.run(self.check, web.match_id)
             except ArenaError:
                 continue
             except Exception as err:  # one broken match must not stop the sweep of the others

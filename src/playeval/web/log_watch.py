@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session
 
 from playeval.store import Store
 from playeval.store.schema import WebSeatRow
-from playeval.web.offload import off_loop
+from playeval.web.offload import Background
 
 Mark = tuple[int, int, int]
 """A followed match's log end, and its people's seats joined and left."""
@@ -40,8 +40,9 @@ def read_marks(store: Store, match_ids: list[str]) -> dict[str, Mark]:
 class LogWatch:
     """Followed matches' marks, refreshed every ``poll_s`` while any stream follows one."""
 
-    def __init__(self, store: Store, poll_s: float) -> None:
+    def __init__(self, store: Store, poll_s: float, background: Background | None = None) -> None:
         self._store = store
+        self._background = background or Background(None)
         self._poll_s = poll_s
         self._followers: Counter[str] = Counter()
         self._marks: dict[str, Mark] = {}
@@ -76,7 +77,7 @@ class LogWatch:
                 ids = sorted(self._followers)
                 round_, self._round = self._round, None
                 try:
-                    self._marks.update(await off_loop(read_marks, self._store, ids))
+                    self._marks.update(await self._background.run(read_marks, self._store, ids))
                 except Exception as err:  # the streams waiting for this read fail with it, as their own would
                     if round_ is not None and not round_.done():
                         round_.set_exception(err)

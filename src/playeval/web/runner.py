@@ -9,9 +9,9 @@ continues from there; the response cache makes a model's redone greedy call chea
 the step looks at the log once more, so a person's move that arrived while the lease was held is not left
 unanswered.
 
-Store calls run in worker threads (``off_loop``), so a slow query never stalls the event loop; ``schedule``,
-``nudge`` and ``cancel`` may be called from a worker thread (a request handled there) and hand the task over
-to the loop. The engine's ``advance`` calls its recorder synchronously, so a model step records into a
+Store calls run in worker threads (the arena's ``Background``), so a slow query never stalls the event loop;
+``schedule``, ``nudge`` and ``cancel`` may be called from a worker thread (a request handled there) and hand the
+task over to the loop. The engine's ``advance`` calls its recorder synchronously, so a model step records into a
 ``StepTail``, written in a worker thread before each model call and when the step ends.
 """
 
@@ -33,7 +33,7 @@ from playeval.models import ModelError, ModelHub
 from playeval.players import Player
 from playeval.store import LogMoved, MatchClosed, Store
 from playeval.web.errors import ArenaError
-from playeval.web.offload import off_loop
+from playeval.web.offload import Background
 from playeval.web.settings import ArenaSettings
 from playeval.web.table import Loaded, Table, build_table, load
 from playeval.web.tail import StepTail, TailRecorder
@@ -55,8 +55,10 @@ class ModelRunner:
     """The model steps of one server process; ``aclose`` ends them (their leases are released)."""
 
     def __init__(self, store: Store, hub: ModelHub, games: GameLookup, settings: ArenaSettings, owner: str,
-                 *, loader: Loader | None = None) -> None:
+                 *, loader: Loader | None = None, background: Background | None = None) -> None:
         self.store = store
+        self.background = background or Background(None)
+        """Where the steps run their store calls (the arena's background threads)."""
         self.load: Loader = loader or (lambda match_id: load(store, match_id))
         """How a step reads its match (the arena's ``LoadCache``: a model step changes the lease and the log)."""
         self.hub = hub
@@ -120,10 +122,10 @@ class ModelRunner:
                     return
                 if match_id in self._again:
                     continue
-                if seen is None or await off_loop(self.store.last_seq, match_id) == seen:
+                if seen is None or await self.background.run(self.store.last_seq, match_id) == seen:
                     return
                 # the log grew after this step last read it (a person moved while it held the lease)
-                if not self.table(await off_loop(self.load, match_id)).model_due():
+                if not self.table(await self.background.run(self.load, match_id)).model_due():
                     return
         except ArenaError:
             return
@@ -133,18 +135,18 @@ class ModelRunner:
 
     async def _step(self, match_id: str) -> int | None:
         """One model step under the lease; the seq of the log as the step last saw it (``None``: no lease)."""
-        if not await off_loop(self.store.take_lease, match_id, self.owner, self.settings.lease_s):
+        if not await self.background.run(self.store.take_lease, match_id, self.owner, self.settings.lease_s):
             return None
         renewer = asyncio.get_running_loop().create_task(self._renew(match_id))
         seen: int | None = None
         try:
             for _ in range(MAX_RESTARTS):
-                loaded = await off_loop(self.load, match_id)
+                loaded = await self.background.run(self.load, match_id)
                 seen = loaded.seq
                 if loaded.finished:
                     return seen
                 table = self.table(loaded)
-                recorder = StepTail(self.store, loaded.seq)
+                recorder = StepTail(self.store, loaded.seq, self.background)
                 players = {party: None if player is None else recorder.flushing(match_id, player)
                            for party, player in self.players(table).items()}
                 try:
@@ -159,23 +161,24 @@ class ModelRunner:
             log.info("match %s ended elsewhere; this step stops", match_id)
         except ModelError as err:
             log.warning("match %s: the model failed (%s); the match is aborted", match_id, type(err).__name__)
-            await off_loop(self.abort, match_id, "the model could not answer, so the match was stopped")
+            await self.background.run(self.abort, match_id, "the model could not answer, so the match was stopped")
         except asyncio.CancelledError:
             raise
         except Exception as err:  # keep people from waiting forever; never log the message (it may quote input)
             log.error("match %s: the step failed with %s; the match is aborted", match_id, type(err).__name__)
-            await off_loop(self.abort, match_id, "the server could not continue this match, so it was stopped")
+            await self.background.run(self.abort, match_id,
+                                      "the server could not continue this match, so it was stopped")
         finally:
             renewer.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await renewer
-            await off_loop(self.store.release_lease, match_id, self.owner)
+            await self.background.run(self.store.release_lease, match_id, self.owner)
         return seen
 
     async def _renew(self, match_id: str) -> None:
         while True:
             await asyncio.sleep(self.settings.lease_s / 3)
-            if not await off_loop(self.store.renew_lease, match_id, self.owner, self.settings.lease_s):
+            if not await self.background.run(self.store.renew_lease, match_id, self.owner, self.settings.lease_s):
                 log.warning("match %s: the lease was lost while the models were moving", match_id)
                 return
 

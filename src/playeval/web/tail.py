@@ -17,7 +17,7 @@ from playeval.core.events import Event, RoleAssignment, SeatAssignment
 from playeval.core.match import MatchSpec, Outcome
 from playeval.players import Player
 from playeval.store import Store
-from playeval.web.offload import off_loop
+from playeval.web.offload import Background
 
 
 class TailRecorder:
@@ -58,8 +58,10 @@ class StepTail:
     threads' writes for SQLite's write lock, stalling every request meanwhile.
     """
 
-    def __init__(self, store: Store, seq: int) -> None:
+    def __init__(self, store: Store, seq: int, background: Background | None = None) -> None:
         self._store = store
+        self._background = background or Background(None)
+        """Where ``flush`` writes (the arena's background threads)."""
         self.seq = seq
         """The log's end as written."""
         self._entries: list[Attempt | Event] = []
@@ -97,7 +99,7 @@ class StepTail:
             if not entries and outcome is None:
                 return
             self._entries, self._outcome, self._events = [], None, 0
-            self.seq = await off_loop(self._store.append_tail, match_id, entries, after_seq=self.seq,
+            self.seq = await self._background.run(self._store.append_tail, match_id, entries, after_seq=self.seq,
                                       outcome=outcome)
 
     def flushing(self, match_id: str, player: Player) -> Player:
