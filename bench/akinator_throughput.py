@@ -5,7 +5,14 @@ model runs and every second measured is spent in the rules, the game-master
 loop and, for the persisted case, the store. Prints games/s, steps/s and
 events/s in memory and recorded to a database as batch runs record
 (``BufferedRecorder``: a temporary SQLite file, and ``--db URL``, e.g.
-``postgresql+psycopg://...``).
+``postgresql+psycopg://...``). SQLite is measured twice: with the commits made
+on the event loop's thread (the store's own cost per game), and as ``playeval
+run`` records, by a writer thread (``CommitWriter``), each match counting as
+played once its end has landed (at the default concurrency of 1, the loop then
+waits for that commit; with more matches at once it would play others). With
+instant players the loop never waits on anything else, so the thread buys
+nothing here and its hand-over costs; against a model endpoint it keeps the
+loop free while SQLite writes.
 
 In memory, each game's log is dropped once the game has ended and its events
 are counted (``"memory"``), as TextArena's benchmark builds a fresh env per
@@ -27,7 +34,7 @@ import argparse
 import asyncio
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -36,6 +43,7 @@ from playeval.core.events import ActionApplied, Event, RoleAssignment, SeatAssig
 from playeval.core.match import MatchSpec, Outcome
 from playeval.core.rng import derive_seed, match_rng
 from playeval.engine import BufferedRecorder, MemoryRecorder, Recorder, play_match
+from playeval.engine.writer import CommitWriter
 from playeval.games.akinator import ANSWERER, GUESSER, Akinator
 from playeval.players import Player
 from playeval.store import Store
@@ -121,8 +129,9 @@ class _LogPerGame:
         recorder.finish_match(inner, outcome)
 
 
-async def play_games(recorder: Recorder, games: int) -> float:
-    """Play ``games`` seeded Akinator matches recorded by ``recorder``; returns the seconds taken."""
+async def play_games(recorder: Recorder, games: int, settle: Callable[[], Awaitable[None]] | None = None) -> float:
+    """Play ``games`` seeded Akinator matches recorded by ``recorder``, awaiting ``settle`` after each; returns the
+    seconds taken."""
     game = Akinator()
     started = time.perf_counter()
     for number in range(games):
@@ -133,16 +142,19 @@ async def play_games(recorder: Recorder, games: int) -> float:
         seats = [SeatAssignment(seat=name, player_kind="scripted") for name in (GUESSER, ANSWERER)]
         match_id = recorder.create_match(spec=spec, seats=seats)
         await play_match(game, spec, players, recorder, match_id)
+        if settle is not None:
+            await settle()
     return time.perf_counter() - started
 
 
-def _measure(recorder: Recorder, games: int) -> tuple[Measured, int]:
+def _measure(recorder: Recorder, games: int,
+             settle: Callable[[], Awaitable[None]] | None = None) -> tuple[Measured, int]:
     counting = _Counting(recorder)
-    seconds = asyncio.run(play_games(counting, games))
+    seconds = asyncio.run(play_games(counting, games, settle))
     return Measured(games=games, steps=counting.steps, seconds=seconds), counting.events
 
 
-def measure_events(target: str, games: int) -> tuple[Measured, int]:
+def measure_events(target: str, games: int, *, writer: bool = False) -> tuple[Measured, int]:
     """As :func:`measure`, with the number of events recorded."""
     if games < 1:
         raise ValueError(f"games must be at least 1, got {games}")
@@ -151,14 +163,20 @@ def measure_events(target: str, games: int) -> tuple[Measured, int]:
     if target == MEMORY_KEPT:
         return _measure(MemoryRecorder(), games)
     with Store.open(target) as store:
-        return _measure(BufferedRecorder(store), games)  # as batch runs record
+        if not writer:
+            return _measure(BufferedRecorder(store), games)
+        with CommitWriter(store) as commits:  # as BatchRunner records
+            recorder = BufferedRecorder(store, writer=commits)
+            return _measure(recorder, games, recorder.settled)
 
 
-def measure(target: str, games: int) -> Measured:
+def measure(target: str, games: int, *, writer: bool = False) -> Measured:
     """Play ``games`` Akinator matches with scripted players, recorded in ``target``: ``"memory"`` (each game's
     log dropped when it ends), ``"memory-kept"`` (every log kept) or a database URL (``sqlite:///PATH``,
-    ``postgresql+psycopg://...``; the schema is created if needed)."""
-    return measure_events(target, games)[0]
+    ``postgresql+psycopg://...``; the schema is created if needed) through a ``BufferedRecorder``: committing on
+    the event loop's thread, or with ``writer`` as ``playeval run`` does (a ``CommitWriter`` thread writes the
+    commits, and each match counts as played once its end has landed, at the default concurrency of 1)."""
+    return measure_events(target, games, writer=writer)[0]
 
 
 def report(label: str, measured: Measured, events: int) -> None:
@@ -185,10 +203,12 @@ def main() -> None:
     report("in memory", memory, events)
     print(f"{'':<22} (in memory: each game's log dropped once it ended and its events were counted, as TextArena's "
           "bench builds a fresh env per game)")
-    with tempfile.TemporaryDirectory() as tmp:
-        measured, events = measure_events(f"sqlite:///{Path(tmp) / 'bench.db'}", args.games)
-    report("SQLite", measured, events)
-    print(f"{'':<22} SQLite / memory: {measured.games_per_s / memory.games_per_s:.2f}")
+    for label, writer in (("SQLite", False), ("SQLite, writer thread", True)):
+        with tempfile.TemporaryDirectory() as tmp:
+            measured, events = measure_events(f"sqlite:///{Path(tmp) / 'bench.db'}", args.games, writer=writer)
+        report(label, measured, events)
+        print(f"{'':<22} {label} / memory: {measured.games_per_s / memory.games_per_s:.2f}, store "
+              f"{(measured.seconds - memory.seconds) / args.games * 1000:.3f} ms/game")
     if args.db:
         measured, events = measure_events(args.db, args.games)
         report(args.db.split(":", 1)[0], measured, events)

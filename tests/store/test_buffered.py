@@ -4,8 +4,11 @@ On SQLite and (marked postgres) PostgreSQL."""
 
 from __future__ import annotations
 
+import asyncio
+import threading
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -14,11 +17,12 @@ from playeval.core.errors import NotFoundError
 from playeval.core.events import AskIssued, Event, MatchEnded, ReplyReceived, SeatAssignment
 from playeval.core.match import MatchSpec
 from playeval.engine import BufferedRecorder, Recorder, play_match
+from playeval.engine.writer import CommitWriter
 from playeval.games.akinator import ANSWERER, GUESSER, JUDGE, Akinator
 from playeval.games.akinator.baselines import OracleAnswerer
 from playeval.models import ModelHub, ModelRequest
 from playeval.players import LLMPlayer, Player
-from playeval.store import DuplicateMatch, LogMoved, Store, _direct
+from playeval.store import DuplicateMatch, LogMoved, Store, TailCommit, _direct
 
 game = Akinator()
 SECRET = "a lamp"
@@ -230,8 +234,6 @@ async def test_other_drivers_get_the_same_log_through_core(store: Store, hub: Mo
 
 
 async def test_moves_waiting_behind_a_slow_call_are_committed_when_their_time_is_up(store: Store) -> None:
-    import asyncio
-
     recorder = BufferedRecorder(store, max_age_s=0.05)
     match_id = recorder.create_match(spec=make_spec(), seats=SEATS)
     recorder.append_event(match_id, AskIssued(seat=GUESSER, kind="question", attempt=0))
@@ -266,10 +268,8 @@ async def test_a_match_is_stored_with_its_first_commit_and_its_run_index_stays_u
 
 
 async def test_a_writer_thread_commits_the_same_log_in_order(store: Store, hub: ModelHub) -> None:
-    from concurrent.futures import ThreadPoolExecutor
-
     inline = await play(BufferedRecorder(store, max_events=5), hub)
-    with ThreadPoolExecutor(max_workers=1) as writer:
+    with CommitWriter(store) as writer:
         recorder = BufferedRecorder(store, max_events=5, writer=writer)
         threaded = await play(recorder, hub)
         await recorder.settled()
@@ -278,9 +278,7 @@ async def test_a_writer_thread_commits_the_same_log_in_order(store: Store, hub: 
 
 
 async def test_a_failed_write_of_the_writer_is_raised_at_the_next_commit(store: Store) -> None:
-    from concurrent.futures import ThreadPoolExecutor
-
-    with ThreadPoolExecutor(max_workers=1) as writer:
+    with CommitWriter(store) as writer:
         recorder = BufferedRecorder(store, max_events=1, clock=FrozenClock(), writer=writer)
         match_id = recorder.create_match(spec=make_spec(), seats=SEATS)
         recorder.append_event(match_id, AskIssued(seat=GUESSER, kind="question", attempt=0))  # stores the match
@@ -293,3 +291,78 @@ async def test_a_failed_write_of_the_writer_is_raised_at_the_next_commit(store: 
             recorder.append_event(match_id, AskIssued(seat=GUESSER, kind="question", attempt=2))
         recorder.drain()  # nothing left in flight
     assert [record.seq for record in store.event_records(match_id)] == [1, 2, 3]
+
+
+@dataclass
+class GatedStore:
+    """A store whose writer is held at its first lone commit until ``gate`` opens, so the commits handed over
+    meanwhile wait together; records the size of each transaction written."""
+
+    store: Store
+    gate: threading.Event = field(default_factory=threading.Event)
+    held: threading.Event = field(default_factory=threading.Event)
+    transactions: list[int] = field(default_factory=list)
+
+    def commit_tail(self, commit: TailCommit) -> None:
+        self._wait()
+        self.transactions.append(1)
+        self.store.commit_tail(commit)
+
+    def commit_tails(self, commits: Sequence[TailCommit]) -> None:
+        self._wait()
+        self.transactions.append(len(commits))
+        self.store.commit_tails(commits)
+
+    def _wait(self) -> None:
+        self.held.set()
+        assert self.gate.wait(10)
+
+    async def holding(self) -> None:
+        """Once the writer waits at the gate."""
+        assert await asyncio.to_thread(self.held.wait, 10)
+
+
+async def test_commits_waiting_together_land_in_one_transaction_with_the_same_logs(store: Store,
+                                                                                  hub: ModelHub) -> None:
+    inline = await play(BufferedRecorder(store), hub)
+    gated = GatedStore(store)
+    with CommitWriter(cast(Store, gated)) as writer:
+        recorders = [BufferedRecorder(store, writer=writer) for _ in range(4)]
+        first = await play(recorders[0], hub)
+        await gated.holding()
+        waiting = [await play(recorder, hub) for recorder in recorders[1:]]
+        assert stored_events(store, waiting[-1]) == 0
+        gated.gate.set()
+        for recorder in recorders:
+            await recorder.settled()
+    assert gated.transactions == [1, 3]
+    for match_id in (first, *waiting):
+        assert log_of(store, match_id) == log_of(store, inline)
+        assert store.get_match(match_id).status == "finished"
+
+
+async def test_a_failing_commit_of_a_group_fails_alone(store: Store, hub: ModelHub) -> None:
+    run_id = store.create_run("akinator", 1, {})
+    taken = BufferedRecorder(store)
+    taken_id = taken.create_match(spec=make_spec(), seats=SEATS, run_id=run_id, match_index=0)
+    await play_match(game, make_spec(), players(hub), taken, taken_id)
+    gated = GatedStore(store)
+    with CommitWriter(cast(Store, gated)) as writer:
+        held = await play(BufferedRecorder(store, writer=writer), hub)
+        await gated.holding()
+        before = await play(BufferedRecorder(store, writer=writer), hub)
+        duplicate = BufferedRecorder(store, max_events=2, writer=writer)
+        duplicate_id = duplicate.create_match(spec=make_spec(), seats=SEATS, run_id=run_id, match_index=0)
+        duplicate.append_event(duplicate_id, AskIssued(seat=GUESSER, kind="question", attempt=0))
+        duplicate.append_event(duplicate_id, AskIssued(seat=GUESSER, kind="question", attempt=1))  # a commit
+        duplicate.append_event(duplicate_id, AskIssued(seat=GUESSER, kind="question", attempt=2))
+        duplicate.append_event(duplicate_id, AskIssued(seat=GUESSER, kind="question", attempt=3))  # built on it
+        after = await play(BufferedRecorder(store, writer=writer), hub)
+        gated.gate.set()
+        with pytest.raises(DuplicateMatch):
+            await duplicate.settled()
+    assert gated.transactions[:2] == [1, 4]  # the group failed, then each commit was written alone
+    assert all(store.get_match(match_id).status == "finished" for match_id in (held, before, after))
+    assert log_of(store, before) == log_of(store, after) == log_of(store, held)
+    assert [m.id for m in store.run_matches(run_id)] == [taken_id]
+    assert stored_events(store, duplicate_id) == 0

@@ -6,7 +6,6 @@ import asyncio
 import logging
 from collections import Counter
 from collections.abc import Callable, Sequence
-from concurrent.futures import Executor, ThreadPoolExecutor
 from typing import Any
 
 from playeval.core.errors import ConfigError, NotFoundError, PlayevalError
@@ -18,6 +17,7 @@ from playeval.engine.match import play_match
 from playeval.engine.plan import SCRIPTED, PlannedMatch, RunConfig, plan_matches
 from playeval.engine.players import build_players
 from playeval.engine.recorder import BufferedRecorder
+from playeval.engine.writer import CommitWriter
 from playeval.models import DEFAULT_MODEL, ModelHub
 from playeval.players.base import Player
 from playeval.store import MatchRecord, Store
@@ -153,8 +153,9 @@ class BatchRunner:
         existing = {m.match_index: m for m in self._store.run_matches(run_id)}
         pending = pending_matches(self._store, run_id, self._registry)
         queue = iter(pending)
-        # The run's commits are written by one thread, in order, so the event loop never waits on the database.
-        writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="playeval-store")
+        # The run's commits are written by one thread, in order, so the event loop never waits on the database
+        # (those of several matches waiting together in one transaction).
+        writer = CommitWriter(self._store)
 
         async def worker() -> None:
             # ``concurrency`` workers take the next planned match in turn: as many tasks as slots, not as matches
@@ -181,7 +182,7 @@ class BatchRunner:
         self._store.set_run_status(run_id, "finished")
 
     async def _play(self, game: Game[Any], config: RunConfig, run_id: str, planned: PlannedMatch,
-                    record: MatchRecord | None, writer: Executor) -> Outcome:
+                    record: MatchRecord | None, writer: CommitWriter) -> Outcome:
         if record is not None and record.status == "finished" and record.outcome is not None:
             return record.outcome
         recorder = BufferedRecorder(self._store, max_age_s=self._commit_every_s, writer=writer)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import Executor, Future
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -19,7 +19,8 @@ from playeval.core.ask import CallRecord
 from playeval.core.attempt import Attempt
 from playeval.core.events import Event, MatchEnded, MatchStarted, RoleAssignment, SeatAssignment
 from playeval.core.match import MatchSpec, Outcome
-from playeval.store import Store
+from playeval.engine.writer import CommitWriter, WriteGuard
+from playeval.store import Store, TailCommit
 
 
 class Recorder(Protocol):
@@ -103,8 +104,9 @@ class BufferedRecorder:
     of each event is known without reading the log (the end of a match created elsewhere, such as one being
     resumed, is read once).
 
-    With a ``writer`` (an executor with one thread, shared by the recorders of a run), commits are handed to it
-    in order and the caller goes on: the event loop does not wait on the database (its I/O, a WAL checkpoint).
+    With a ``writer`` (a :class:`~playeval.engine.writer.CommitWriter`, shared by the recorders of a run), commits
+    are handed to it in order and the caller goes on: the event loop does not wait on the database (its I/O, a WAL
+    checkpoint); commits of several matches waiting together land in one transaction.
     A failed write is raised at the recorder's next commit, at :meth:`settled` or at :meth:`drain`; a batch
     match counts as played only once :meth:`settled` has seen its end land.
 
@@ -119,7 +121,7 @@ class BufferedRecorder:
     """
 
     def __init__(self, store: Store, *, max_events: int = DEFAULT_MAX_EVENTS, max_age_s: float = DEFAULT_MAX_AGE_S,
-                 clock: Callable[[], float] = time.monotonic, writer: Executor | None = None) -> None:
+                 clock: Callable[[], float] = time.monotonic, writer: CommitWriter | None = None) -> None:
         if max_events < 1:
             raise ValueError(f"max_events must be at least 1, got {max_events}")
         if max_age_s < 0:
@@ -131,10 +133,8 @@ class BufferedRecorder:
         self._timers = clock is time.monotonic  # a caller with its own clock drives time itself (tests)
         self._tails: dict[str, _Tail] = {}
         self._writer = writer
-        self._writes: list[Future[Any]] = []
-        self._failed: BaseException | None = None
-        """The writer's first failed commit: every later one is refused with it (they were built on the
-        failed one's log)."""
+        self._writes: list[Future[None]] = []
+        self._guard = WriteGuard()
 
     def create_match(self, *, spec: MatchSpec, seats: Sequence[SeatAssignment],
                      roles: Sequence[RoleAssignment] = (), run_id: str | None = None,
@@ -143,7 +143,7 @@ class BufferedRecorder:
         :class:`~playeval.store.DuplicateMatch` comes then, if its run already has a match at its index."""
         match_id = self._store.new_match_id()
         creation = {"spec": spec, "seats": tuple(seats), "roles": tuple(roles), "run_id": run_id,
-                    "match_index": match_index, "evaluated_model": evaluated_model, "match_id": match_id}
+                    "match_index": match_index, "evaluated_model": evaluated_model}
         self._tails[match_id] = _Tail(last_seq=1, since=self._clock(), creation=creation)
         return match_id
 
@@ -164,11 +164,7 @@ class BufferedRecorder:
     def finish_match(self, match_id: str, outcome: Outcome) -> None:
         """Commit the match's tail and its end together."""
         tail = self._tail(match_id)
-        if tail.creation is not None:
-            self._write(self._store.create_match, **tail.creation, tail=list(tail.entries), outcome=outcome)
-        else:
-            self._write(self._store.append_tail, match_id, list(tail.entries), after_seq=tail.last_seq,
-                        outcome=outcome)
+        self._write(TailCommit(match_id, list(tail.entries), tail.last_seq, outcome, tail.creation))
         _cancel(tail)
         del self._tails[match_id]
 
@@ -235,36 +231,24 @@ class BufferedRecorder:
 
     def _commit(self, match_id: str, tail: _Tail) -> None:
         _cancel(tail)
-        if tail.creation is not None:
-            self._write(self._store.create_match, **tail.creation, tail=list(tail.entries))
+        if tail.creation is not None or tail.entries:
+            self._write(TailCommit(match_id, list(tail.entries), tail.last_seq, creation=tail.creation))
             tail.creation = None
-        elif tail.entries:
-            self._write(self._store.append_tail, match_id, list(tail.entries), after_seq=tail.last_seq)
         tail.last_seq += tail.events
         tail.entries.clear()
         tail.events = 0
         tail.since = self._clock()
 
-    def _write(self, write: Callable[..., object], *args: Any, **kwargs: Any) -> None:
-        """Run a commit now, or hand it to the writer after raising any earlier one that failed."""
+    def _write(self, commit: TailCommit) -> None:
+        """Commit now, or hand the commit to the writer after raising any earlier one that failed."""
         if self._writer is None:
-            write(*args, **kwargs)
+            self._store.commit_tail(commit)
             return
-        if self._failed is not None:
-            raise self._failed
+        if self._guard.failed is not None:
+            raise self._guard.failed
         while self._writes and self._writes[0].done():
             self._writes.pop(0).result()
-        self._writes.append(self._writer.submit(self._written, write, args, kwargs))
-
-    def _written(self, write: Callable[..., object], args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
-        """One commit, in the writer's thread; none after one that failed."""
-        if self._failed is not None:
-            raise self._failed
-        try:
-            write(*args, **kwargs)
-        except BaseException as exc:
-            self._failed = exc
-            raise
+        self._writes.append(self._writer.submit(commit, self._guard))
 
 
 def _cancel(tail: _Tail) -> None:

@@ -3,6 +3,7 @@
 Open with ``Store.open(url)``; the schema is created or migrated on open.
 """
 
+from playeval.store._log import TailCommit
 from playeval.store.errors import (
     DuplicateMatch,
     DuplicateRetro,
@@ -52,6 +53,7 @@ __all__ = [
     "Store",
     "StoreUnavailable",
     "SurveyRecord",
+    "TailCommit",
     "WebMatchRecord",
     "WebMode",
     "WebSeatRecord",

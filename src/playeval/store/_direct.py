@@ -15,6 +15,7 @@ from typing import Any
 
 from sqlalchemy import Table
 from sqlalchemy.engine import Connection
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.types import TypeEngine
 
 from playeval.core.events import SCHEMA_VERSION, Event, RoleAssignment, SeatAssignment
@@ -98,7 +99,8 @@ def insert_events(connection: Connection, found: tuple[str, str], match_id: str,
             [(match_id, seq, event.type, SCHEMA_VERSION, event.model_dump_json(), created_at)
              for seq, event in enumerate(events, start=first_seq)])
         return
-    cursor = connection.connection.cursor()
+    dbapi_error = connection.dialect.loaded_dbapi.Error
+    cursor = connection.connection.cursor()  # the driver's own, in the open transaction
     try:
         start = 0
         while start < len(events):
@@ -106,7 +108,11 @@ def insert_events(connection: Connection, found: tuple[str, str], match_id: str,
             parameters: list[Any] = [match_id, created_at]
             for seq, event in enumerate(events[start:start + size], start=first_seq + start):
                 parameters += (seq, event.type, event.model_dump_json())
-            cursor.execute(_sqlite_events_insert(table.name, size), parameters)
+            statement = _sqlite_events_insert(table.name, size)
+            try:
+                cursor.execute(statement, parameters)
+            except dbapi_error as exc:  # raised as SQLAlchemy would (IntegrityError, OperationalError, ...)
+                raise DBAPIError.instance(statement, parameters, exc, dbapi_error) from exc
             start += size
     finally:
         cursor.close()

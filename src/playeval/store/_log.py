@@ -8,7 +8,8 @@ SQLite's and psycopg's drivers (``_direct``; Core for other drivers).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -28,6 +29,20 @@ from playeval.store.schema import EventRow, MatchRow, ModelCallRow
 
 Entry = Attempt | Event
 """One entry of a log tail: a try of a move (its calls and events) or a single event."""
+
+
+@dataclass(frozen=True)
+class TailCommit:
+    """One commit of a buffered match (``playeval.engine.BufferedRecorder``): ``entries`` after ``after_seq`` and,
+    with ``outcome``, the match's end. ``creation`` holds :meth:`Store.create_match`'s other arguments (spec,
+    seats, roles, run_id, match_index, evaluated_model) while the match is not stored yet: it is stored with this
+    commit."""
+
+    match_id: str
+    entries: Sequence[Entry]
+    after_seq: int
+    outcome: Outcome | None = None
+    creation: Mapping[str, Any] | None = None
 
 
 def insert_calls_bulk(session: Session, values: Sequence[dict[str, Any]]) -> list[int]:

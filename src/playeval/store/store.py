@@ -29,7 +29,7 @@ from playeval.core.events import Event, MatchEnded, MatchStarted, RoleAssignment
 from playeval.core.match import MatchSpec, Outcome
 from playeval.store._arena import ArenaTables
 from playeval.store._direct import core, insert_match, markers
-from playeval.store._log import Entry, insert_events, open_log_end, write_tail
+from playeval.store._log import Entry, TailCommit, insert_events, open_log_end, write_tail
 from playeval.store._retro import RetroTables
 from playeval.store._rows import (
     call_values,
@@ -182,32 +182,11 @@ class Store(ArenaTables, RetroTables):
         Raises :class:`DuplicateMatch` if ``run_id`` already has a match at
         ``match_index``, and :class:`NotFoundError` if the run does not exist.
         """
-        seat_tuple = tuple(seats)
-        names = [seat.seat for seat in seat_tuple] + [role.role for role in roles]
-        if len(set(names)) != len(names):
-            raise ValueError(f"seat and role names must be unique, got {names}")
-        if match_index is not None and run_id is None:
-            raise ValueError("match_index is only meaningful within a run; pass run_id too")
-        for entry in tail:
-            if isinstance(entry, (MatchStarted, MatchEnded)):
-                raise TypeError(f"{entry.type} events are written by create_match / finish_match, not in a tail")
         match_id = match_id or self._new_match_id()
         try:
             with self._write() as session:
-                if run_id is not None:
-                    get_run(session, run_id, lock=True)
-                    if match_index is not None:
-                        existing = match_id_at(session, run_id, match_index)
-                        if existing is not None:
-                            raise DuplicateMatch(run_id, match_index, existing)
-                if tail or outcome is not None:  # the log's start and its first part in one insert
-                    when = self._insert_match(session, match_id, spec, seat_tuple, tuple(roles), run_id,
-                                              match_index, evaluated_model, started=False, outcome=outcome)
-                    write_tail(session, match_id, 1, [MatchStarted(spec=spec, seats=seat_tuple, roles=tuple(roles)),
-                                                      *tail], when, outcome, finish_row=False)
-                else:
-                    self._insert_match(session, match_id, spec, seat_tuple, tuple(roles), run_id, match_index,
-                                       evaluated_model)
+                self._create_in(session, spec=spec, seats=seats, roles=roles, run_id=run_id, match_index=match_index,
+                                evaluated_model=evaluated_model, match_id=match_id, tail=tail, outcome=outcome)
         except IntegrityError as exc:
             # A concurrent writer (another process on PostgreSQL) won the race.
             if run_id is not None and match_index is not None:
@@ -221,6 +200,54 @@ class Store(ArenaTables, RetroTables):
     def new_match_id(self) -> str:
         """A fresh match id, for a match stored later (:meth:`create_match` with ``match_id``)."""
         return self._new_match_id()
+
+    def _create_in(self, session: Session, *, spec: MatchSpec, seats: Sequence[SeatAssignment],
+                   roles: Sequence[RoleAssignment], run_id: str | None, match_index: int | None,
+                   evaluated_model: str | None, match_id: str, tail: Sequence[Entry], outcome: Outcome | None) -> None:
+        """:meth:`create_match`'s checks and writes, in ``session``'s transaction."""
+        seat_tuple, role_tuple = tuple(seats), tuple(roles)
+        names = [seat.seat for seat in seat_tuple] + [role.role for role in role_tuple]
+        if len(set(names)) != len(names):
+            raise ValueError(f"seat and role names must be unique, got {names}")
+        if match_index is not None and run_id is None:
+            raise ValueError("match_index is only meaningful within a run; pass run_id too")
+        for entry in tail:
+            if isinstance(entry, (MatchStarted, MatchEnded)):
+                raise TypeError(f"{entry.type} events are written by create_match / finish_match, not in a tail")
+        if run_id is not None:
+            get_run(session, run_id, lock=True)
+            if match_index is not None:
+                existing = match_id_at(session, run_id, match_index)
+                if existing is not None:
+                    raise DuplicateMatch(run_id, match_index, existing)
+        if tail or outcome is not None:  # the log's start and its first part in one insert
+            when = self._insert_match(session, match_id, spec, seat_tuple, role_tuple, run_id, match_index,
+                                      evaluated_model, started=False, outcome=outcome)
+            write_tail(session, match_id, 1, [MatchStarted(spec=spec, seats=seat_tuple, roles=role_tuple), *tail],
+                       when, outcome, finish_row=False)
+        else:
+            self._insert_match(session, match_id, spec, seat_tuple, role_tuple, run_id, match_index, evaluated_model)
+
+    def commit_tail(self, commit: TailCommit) -> None:
+        """One commit of the batch path's recorder in a transaction of its own: the match created with the first
+        part of its log (:meth:`create_match`), or a tail of its log appended (:meth:`append_tail`)."""
+        if commit.creation is not None:
+            self.create_match(**commit.creation, match_id=commit.match_id, tail=commit.entries,
+                              outcome=commit.outcome)
+        else:
+            self.append_tail(commit.match_id, commit.entries, after_seq=commit.after_seq, outcome=commit.outcome)
+
+    def commit_tails(self, commits: Sequence[TailCommit]) -> None:
+        """Several commits of the batch path, in order, in one transaction: all land or none does (the first error
+        is raised as it comes; a caller that wants the others to land commits each alone, :meth:`commit_tail`).
+        A writer thread with several matches' commits waiting pays for one transaction, not one each."""
+        with self._write() as session:
+            for commit in commits:
+                if commit.creation is not None:
+                    self._create_in(session, **commit.creation, match_id=commit.match_id, tail=commit.entries,
+                                    outcome=commit.outcome)
+                else:
+                    self._append_tail_in(session, commit.match_id, commit.entries, commit.after_seq, commit.outcome)
 
     def _insert_match(self, session: Session, match_id: str, spec: MatchSpec, seats: tuple[SeatAssignment, ...],
                       roles: tuple[RoleAssignment, ...], run_id: str | None, match_index: int | None,
@@ -288,12 +315,17 @@ class Store(ArenaTables, RetroTables):
         events in another, and the log's end is read once per call, not per event. It must still end at
         ``after_seq``, else :class:`LogMoved` is raised and nothing is written.
         """
+        with self._write() as session:
+            return self._append_tail_in(session, match_id, entries, after_seq, outcome)
+
+    def _append_tail_in(self, session: Session, match_id: str, entries: Sequence[Entry], after_seq: int,
+                        outcome: Outcome | None) -> int:
+        """:meth:`append_tail` in ``session``'s transaction."""
         for entry in entries:
             if isinstance(entry, (MatchStarted, MatchEnded)):
                 raise TypeError(f"{entry.type} events are written by create_match / finish_match, not append_tail")
-        with self._write() as session:
-            check_tail(match_id, open_log_end(session, match_id) + 1, after_seq)
-            return write_tail(session, match_id, after_seq + 1, entries, now(), outcome) - 1
+        check_tail(match_id, open_log_end(session, match_id) + 1, after_seq)
+        return write_tail(session, match_id, after_seq + 1, entries, now(), outcome) - 1
 
     def finish_match(self, match_id: str, outcome: Outcome, *, after_seq: int | None = None) -> None:
         """End a match: append ``MatchEnded`` and set the row's status, outcome and end time together.
