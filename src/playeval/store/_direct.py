@@ -8,13 +8,13 @@ the statements go to the driver as written. Other drivers go through Core (the c
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from functools import cache
 from typing import Any
 
 from sqlalchemy import Table
-from sqlalchemy.engine import Connection
+from sqlalchemy.engine import Connection, Dialect
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.types import TypeEngine
 
@@ -46,8 +46,21 @@ def markers(connection: Connection) -> tuple[str, str] | None:
 
 def bound(column_type: TypeEngine[Any], connection: Connection, value: Any) -> Any:
     """``value`` as the column's type hands it to the driver."""
-    process = column_type.dialect_impl(connection.dialect).bind_processor(connection.dialect)
+    process = _bind_processor(column_type, connection.dialect)
     return process(value) if process is not None else value
+
+
+@cache
+def _bind_processor(column_type: TypeEngine[Any], dialect: Dialect) -> Callable[[Any], Any] | None:
+    """The column type's conversion for ``dialect`` (looked up once: SQLAlchemy's lookup goes through weak
+    dictionaries, several times per commit otherwise)."""
+    return column_type.dialect_impl(dialect).bind_processor(dialect)
+
+
+def event_json(event: Event) -> str:
+    """The event's JSON as stored: what ``event.model_dump_json()`` returns, without its keyword handling (this
+    runs for every event)."""
+    return event.__pydantic_serializer__.to_json(event).decode()
 
 
 def insert_match(connection: Connection, found: tuple[str, str], match_id: str, spec: MatchSpec,
@@ -96,7 +109,7 @@ def insert_events(connection: Connection, found: tuple[str, str], match_id: str,
         connection.exec_driver_sql(
             f"INSERT INTO {table.name} (match_id, seq, type, schema_version, payload, created_at) "
             f"VALUES ({value}, {value}, {value}, {value}, {payload}, {value})",
-            [(match_id, seq, event.type, SCHEMA_VERSION, event.model_dump_json(), created_at)
+            [(match_id, seq, event.type, SCHEMA_VERSION, event_json(event), created_at)
              for seq, event in enumerate(events, start=first_seq)])
         return
     dbapi_error = connection.dialect.loaded_dbapi.Error
@@ -107,7 +120,7 @@ def insert_events(connection: Connection, found: tuple[str, str], match_id: str,
             size = min(SQLITE_ROWS_PER_INSERT, 1 << ((len(events) - start).bit_length() - 1))
             parameters: list[Any] = [match_id, created_at]
             for seq, event in enumerate(events[start:start + size], start=first_seq + start):
-                parameters += (seq, event.type, event.model_dump_json())
+                parameters += (seq, event.type, event_json(event))
             statement = _sqlite_events_insert(table.name, size)
             try:
                 cursor.execute(statement, parameters)

@@ -1,4 +1,4 @@
-"""Writing the tail of a match's log in bulk, inside an open session (nothing here commits).
+"""Writing the tail of a match's log in bulk, inside an open transaction (nothing here commits).
 
 A tail is a list of entries in log order: an :class:`~playeval.core.attempt.Attempt` stands for its model calls
 and its events, an :class:`~playeval.core.events.Event` for itself. The model calls of the whole tail are inserted
@@ -15,7 +15,6 @@ from typing import Any
 
 from sqlalchemy import func, insert, select, update
 from sqlalchemy.engine import Connection
-from sqlalchemy.orm import Session
 
 from playeval.core.attempt import Attempt
 from playeval.core.errors import NotFoundError
@@ -45,22 +44,21 @@ class TailCommit:
     creation: Mapping[str, Any] | None = None
 
 
-def insert_calls_bulk(session: Session, values: Sequence[dict[str, Any]]) -> list[int]:
+def insert_calls_bulk(connection: Connection, values: Sequence[dict[str, Any]]) -> list[int]:
     """Insert model calls in one statement; their ids, in the order given."""
     if not values:
         return []
     table = core(ModelCallRow)
     statement = insert(table).returning(table.c.id, sort_by_parameter_order=True)
-    return list(session.connection().execute(statement, list(values)).scalars())
+    return list(connection.execute(statement, list(values)).scalars())
 
 
-def open_log_end(session: Session, match_id: str) -> int:
+def open_log_end(connection: Connection, match_id: str) -> int:
     """The last seq of a running match's log, with its status checked (:class:`NotFoundError`,
     :class:`MatchClosed`). On PostgreSQL the match's row is locked first against concurrent appends, and the log's
     end read after the lock in a statement of its own (one that waited for the lock would still see the log of
     its start); SQLite's writers are serialized by ``BEGIN IMMEDIATE``, so one statement reads both. With SQLite's
     and psycopg's drivers the SQL is sent as written (this runs once per commit of every match)."""
-    connection = session.connection()
     driver = markers(connection)
     if connection.dialect.name == "postgresql":
         if driver is not None:
@@ -89,7 +87,7 @@ def open_log_end(session: Session, match_id: str) -> int:
     return int(end or 0)
 
 
-def write_tail(session: Session, match_id: str, first_seq: int, entries: Sequence[Entry], when: datetime,
+def write_tail(connection: Connection, match_id: str, first_seq: int, entries: Sequence[Entry], when: datetime,
                outcome: Outcome | None = None, *, finish_row: bool = True) -> int:
     """Insert ``entries`` from ``first_seq`` on, and with ``outcome`` the match's end (``MatchEnded`` and, unless
     not ``finish_row`` (a row inserted finished), the row's status, outcome and end time); returns the seq the
@@ -97,13 +95,12 @@ def write_tail(session: Session, match_id: str, first_seq: int, entries: Sequenc
     calls = [call_values(match_id, entry.ask.seat, entry.ask.role, call, when, parsed=entry.parsed,
                          error=entry.call_error)
              for entry in entries if isinstance(entry, Attempt) for call in entry.calls]
-    call_ids = iter(insert_calls_bulk(session, calls))
+    call_ids = iter(insert_calls_bulk(connection, calls))
     events: list[Event] = []
     for entry in entries:
         events.extend(entry.events([next(call_ids) for _ in entry.calls]) if isinstance(entry, Attempt) else [entry])
     if outcome is not None:
         events.append(MatchEnded(outcome=outcome))
-    connection = session.connection()
     insert_events(connection, match_id, first_seq, events, when)
     if outcome is not None and finish_row:
         _finish_row(connection, match_id, outcome, when)

@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import func, insert, select
+from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
 
 from playeval.core.ask import CallRecord
@@ -32,6 +33,12 @@ def get_run(session: Session, run_id: str, *, lock: bool = False) -> RunRow:
     if row is None:
         raise NotFoundError(f"no run with id {run_id!r}")
     return row
+
+
+def lock_run(connection: Connection, run_id: str) -> None:
+    """The run must exist; on PostgreSQL its row is locked (``FOR NO KEY UPDATE``), as :func:`get_run` does."""
+    if connection.execute(select(RunRow.id).where(RunRow.id == run_id).with_for_update(key_share=True)).first() is None:
+        raise NotFoundError(f"no run with id {run_id!r}")
 
 
 def get_match(session: Session, match_id: str, *, lock: bool = False) -> MatchRow:
@@ -66,7 +73,7 @@ def require_running(session: Session, match_id: str) -> None:
         raise MatchClosed(match_id)
 
 
-def match_id_at(session: Session, run_id: str, match_index: int) -> str | None:
+def match_id_at(session: Session | Connection, run_id: str, match_index: int) -> str | None:
     return session.scalars(
         select(MatchRow.id).where(MatchRow.run_id == run_id, MatchRow.match_index == match_index)
     ).first()

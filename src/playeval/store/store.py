@@ -18,7 +18,7 @@ from typing import Any, Self, get_args
 
 from pydantic import TypeAdapter
 from sqlalchemy import case, func, insert, select, update
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -38,6 +38,7 @@ from playeval.store._rows import (
     get_match,
     get_run,
     insert_calls,
+    lock_run,
     match_id_at,
     now,
     records,
@@ -69,6 +70,7 @@ class Store(ArenaTables, RetroTables):
         self._engine = engine
         self._reads: sessionmaker[Session] = sessionmaker(bind=engine)
         self._writes: sessionmaker[Session] = sessionmaker(bind=writer(engine))
+        self._writer = writer(engine)
 
     @classmethod
     def open(cls, url: str | None = None) -> Store:
@@ -115,6 +117,12 @@ class Store(ArenaTables, RetroTables):
     def _write(self) -> Iterator[Session]:
         with self._writes.begin() as session:
             yield session
+
+    @contextmanager
+    def _write_core(self) -> Iterator[Connection]:
+        """A write transaction on a Core connection: the batch path's commits, cheaper than a session's."""
+        with self._writer.begin() as connection:
+            yield connection
 
     @contextmanager
     def _read(self) -> Iterator[Session]:
@@ -184,8 +192,8 @@ class Store(ArenaTables, RetroTables):
         """
         match_id = match_id or self._new_match_id()
         try:
-            with self._write() as session:
-                self._create_in(session, spec=spec, seats=seats, roles=roles, run_id=run_id, match_index=match_index,
+            with self._write_core() as connection:
+                self._create_in(connection, spec=spec, seats=seats, roles=roles, run_id=run_id, match_index=match_index,
                                 evaluated_model=evaluated_model, match_id=match_id, tail=tail, outcome=outcome)
         except IntegrityError as exc:
             # A concurrent writer (another process on PostgreSQL) won the race.
@@ -201,10 +209,10 @@ class Store(ArenaTables, RetroTables):
         """A fresh match id, for a match stored later (:meth:`create_match` with ``match_id``)."""
         return self._new_match_id()
 
-    def _create_in(self, session: Session, *, spec: MatchSpec, seats: Sequence[SeatAssignment],
+    def _create_in(self, connection: Connection, *, spec: MatchSpec, seats: Sequence[SeatAssignment],
                    roles: Sequence[RoleAssignment], run_id: str | None, match_index: int | None,
                    evaluated_model: str | None, match_id: str, tail: Sequence[Entry], outcome: Outcome | None) -> None:
-        """:meth:`create_match`'s checks and writes, in ``session``'s transaction."""
+        """:meth:`create_match`'s checks and writes, in ``connection``'s transaction."""
         seat_tuple, role_tuple = tuple(seats), tuple(roles)
         names = [seat.seat for seat in seat_tuple] + [role.role for role in role_tuple]
         if len(set(names)) != len(names):
@@ -215,18 +223,19 @@ class Store(ArenaTables, RetroTables):
             if isinstance(entry, (MatchStarted, MatchEnded)):
                 raise TypeError(f"{entry.type} events are written by create_match / finish_match, not in a tail")
         if run_id is not None:
-            get_run(session, run_id, lock=True)
+            lock_run(connection, run_id)
             if match_index is not None:
-                existing = match_id_at(session, run_id, match_index)
+                existing = match_id_at(connection, run_id, match_index)
                 if existing is not None:
                     raise DuplicateMatch(run_id, match_index, existing)
         if tail or outcome is not None:  # the log's start and its first part in one insert
-            when = self._insert_match(session, match_id, spec, seat_tuple, role_tuple, run_id, match_index,
-                                      evaluated_model, started=False, outcome=outcome)
-            write_tail(session, match_id, 1, [MatchStarted(spec=spec, seats=seat_tuple, roles=role_tuple), *tail],
+            when = self._insert_rows(connection, match_id, spec, seat_tuple, role_tuple, run_id, match_index,
+                                     evaluated_model, started=False, outcome=outcome)
+            write_tail(connection, match_id, 1, [MatchStarted(spec=spec, seats=seat_tuple, roles=role_tuple), *tail],
                        when, outcome, finish_row=False)
         else:
-            self._insert_match(session, match_id, spec, seat_tuple, role_tuple, run_id, match_index, evaluated_model)
+            self._insert_rows(connection, match_id, spec, seat_tuple, role_tuple, run_id, match_index,
+                              evaluated_model)
 
     def commit_tail(self, commit: TailCommit) -> None:
         """One commit of the batch path's recorder in a transaction of its own: the match created with the first
@@ -241,23 +250,30 @@ class Store(ArenaTables, RetroTables):
         """Several commits of the batch path, in order, in one transaction: all land or none does (the first error
         is raised as it comes; a caller that wants the others to land commits each alone, :meth:`commit_tail`).
         A writer thread with several matches' commits waiting pays for one transaction, not one each."""
-        with self._write() as session:
+        with self._write_core() as connection:
             for commit in commits:
                 if commit.creation is not None:
-                    self._create_in(session, **commit.creation, match_id=commit.match_id, tail=commit.entries,
+                    self._create_in(connection, **commit.creation, match_id=commit.match_id, tail=commit.entries,
                                     outcome=commit.outcome)
                 else:
-                    self._append_tail_in(session, commit.match_id, commit.entries, commit.after_seq, commit.outcome)
+                    self._append_tail_in(connection, commit.match_id, commit.entries, commit.after_seq, commit.outcome)
 
     def _insert_match(self, session: Session, match_id: str, spec: MatchSpec, seats: tuple[SeatAssignment, ...],
                       roles: tuple[RoleAssignment, ...], run_id: str | None, match_index: int | None,
-                      evaluated_model: str | None, *, started: bool = True, outcome: Outcome | None = None) -> datetime:
+                      evaluated_model: str | None, *, started: bool = True) -> datetime:
+        """The match's rows and (``started``) its ``MatchStarted`` event; returns the time they were written at."""
+        return self._insert_rows(session.connection(), match_id, spec, seats, roles, run_id, match_index,
+                                 evaluated_model, started=started)
+
+    def _insert_rows(self, connection: Connection, match_id: str, spec: MatchSpec,
+                     seats: tuple[SeatAssignment, ...], roles: tuple[RoleAssignment, ...], run_id: str | None,
+                     match_index: int | None, evaluated_model: str | None, *, started: bool = True,
+                     outcome: Outcome | None = None) -> datetime:
         """The match's rows and (``started``) its ``MatchStarted`` event; with ``outcome`` the row is inserted
         finished (the caller writes the log's ``MatchEnded``). Returns the time they were written at.
 
         Straight to SQLite's and psycopg's drivers, else through SQLAlchemy Core (a statement per table)."""
         when = now()
-        connection = session.connection()
         found = markers(connection)
         if found is not None:
             insert_match(connection, found, match_id, spec, seats, roles, run_id, match_index, evaluated_model, when,
@@ -291,7 +307,7 @@ class Store(ArenaTables, RetroTables):
         if isinstance(event, (MatchStarted, MatchEnded)):
             raise TypeError(f"{event.type} events are written by create_match / finish_match, not append_event")
         with self._write() as session:
-            seq = open_log_end(session, match_id) + 1
+            seq = open_log_end(session.connection(), match_id) + 1
             check_tail(match_id, seq, after_seq)
             session.connection().execute(insert(core(EventRow)), [event_values(match_id, seq, event, now())])
         return seq
@@ -301,9 +317,10 @@ class Store(ArenaTables, RetroTables):
         them, or the error) and its events. Returns the last seq; ``after_seq`` as for :meth:`append_event`."""
         when = now()
         with self._write() as session:
-            seq = open_log_end(session, match_id) + 1
+            connection = session.connection()
+            seq = open_log_end(connection, match_id) + 1
             check_tail(match_id, seq, after_seq)
-            return write_tail(session, match_id, seq, attempts, when) - 1
+            return write_tail(connection, match_id, seq, attempts, when) - 1
 
     def append_tail(self, match_id: str, entries: Sequence[Entry], *, after_seq: int,
                     outcome: Outcome | None = None) -> int:
@@ -315,17 +332,17 @@ class Store(ArenaTables, RetroTables):
         events in another, and the log's end is read once per call, not per event. It must still end at
         ``after_seq``, else :class:`LogMoved` is raised and nothing is written.
         """
-        with self._write() as session:
-            return self._append_tail_in(session, match_id, entries, after_seq, outcome)
+        with self._write_core() as connection:
+            return self._append_tail_in(connection, match_id, entries, after_seq, outcome)
 
-    def _append_tail_in(self, session: Session, match_id: str, entries: Sequence[Entry], after_seq: int,
+    def _append_tail_in(self, connection: Connection, match_id: str, entries: Sequence[Entry], after_seq: int,
                         outcome: Outcome | None) -> int:
-        """:meth:`append_tail` in ``session``'s transaction."""
+        """:meth:`append_tail` in ``connection``'s transaction."""
         for entry in entries:
             if isinstance(entry, (MatchStarted, MatchEnded)):
                 raise TypeError(f"{entry.type} events are written by create_match / finish_match, not append_tail")
-        check_tail(match_id, open_log_end(session, match_id) + 1, after_seq)
-        return write_tail(session, match_id, after_seq + 1, entries, now(), outcome) - 1
+        check_tail(match_id, open_log_end(connection, match_id) + 1, after_seq)
+        return write_tail(connection, match_id, after_seq + 1, entries, now(), outcome) - 1
 
     def finish_match(self, match_id: str, outcome: Outcome, *, after_seq: int | None = None) -> None:
         """End a match: append ``MatchEnded`` and set the row's status, outcome and end time together.
@@ -333,9 +350,10 @@ class Store(ArenaTables, RetroTables):
         ``after_seq`` makes it conditional, as for :meth:`append_event`.
         """
         with self._write() as session:
-            seq = open_log_end(session, match_id) + 1
+            connection = session.connection()
+            seq = open_log_end(connection, match_id) + 1
             check_tail(match_id, seq, after_seq)
-            write_tail(session, match_id, seq, (), now(), outcome)
+            write_tail(connection, match_id, seq, (), now(), outcome)
 
     def last_seq(self, match_id: str) -> int:
         """The seq of a match's last event (cheap: what a live view polls)."""
