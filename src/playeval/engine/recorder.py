@@ -154,12 +154,16 @@ class BufferedRecorder:
 
     def append_move(self, match_id: str, attempts: Sequence[Attempt]) -> int:
         entries: list[Attempt | Event] = []
+        count = 0
         for attempt in attempts:  # a try without model calls is its events (shared with the game master's log)
             if attempt.calls:
                 entries.append(attempt)
+                count += attempt.event_count
             else:
-                entries.extend(attempt.events(()))
-        return self._add(match_id, entries, sum(attempt.event_count for attempt in attempts))
+                events = attempt.events(())
+                entries += events
+                count += len(events)
+        return self._add(match_id, entries, count)
 
     def finish_match(self, match_id: str, outcome: Outcome) -> None:
         """Commit the match's tail and its end together."""

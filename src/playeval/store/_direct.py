@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from functools import cache
-from typing import Any
+from types import TracebackType
+from typing import Any, Self
 
 from sqlalchemy import Table
 from sqlalchemy.engine import Connection, Dialect
@@ -72,25 +73,26 @@ def insert_match(connection: Connection, found: tuple[str, str], match_id: str, 
     table = core(MatchRow)
     created_at = bound(table.c.created_at.type, connection, when)
     ended = (None, None) if outcome is None else (outcome.model_dump_json(), created_at)
-    connection.exec_driver_sql(
-        f"INSERT INTO {table.name} (id, run_id, match_index, game, level, seed, spec, status, outcome, "
-        f"evaluated_model, created_at, ended_at) VALUES ({value}, {value}, {value}, {value}, {value}, {value}, "
-        f"{payload}, {value}, {payload}, {value}, {value}, {value})",
-        (match_id, run_id, match_index, spec.game, spec.level, spec.seed,
-         bound(table.c.spec.type, connection, spec.model_dump(mode="json")),
-         "running" if outcome is None else "finished", ended[0], evaluated_model, created_at, ended[1]))
-    if seats:
-        connection.exec_driver_sql(
-            f"INSERT INTO {core(SeatRow).name} (match_id, seat, position, player_kind, model, prompt_variant, "
-            f"evaluated) VALUES ({value}, {value}, {value}, {value}, {value}, {value}, {value})",
-            [(match_id, seat.seat, position, seat.player_kind, seat.model, seat.prompt_variant, seat.evaluated)
-             for position, seat in enumerate(seats)])
-    if roles:
-        connection.exec_driver_sql(
-            f"INSERT INTO {core(RoleRow).name} (match_id, role, position, player_kind, model, seat) "
-            f"VALUES ({value}, {value}, {value}, {value}, {value}, {value})",
-            [(match_id, role.role, position, role.player_kind, role.model, role.seat)
-             for position, role in enumerate(roles)])
+    with _DriverCursor(connection) as cursor:
+        cursor.run(
+            f"INSERT INTO {table.name} (id, run_id, match_index, game, level, seed, spec, status, outcome, "
+            f"evaluated_model, created_at, ended_at) VALUES ({value}, {value}, {value}, {value}, {value}, {value}, "
+            f"{payload}, {value}, {payload}, {value}, {value}, {value})",
+            (match_id, run_id, match_index, spec.game, spec.level, spec.seed,
+             bound(table.c.spec.type, connection, spec.model_dump(mode="json")),
+             "running" if outcome is None else "finished", ended[0], evaluated_model, created_at, ended[1]))
+        if seats:
+            cursor.run_many(
+                f"INSERT INTO {core(SeatRow).name} (match_id, seat, position, player_kind, model, prompt_variant, "
+                f"evaluated) VALUES ({value}, {value}, {value}, {value}, {value}, {value}, {value})",
+                [(match_id, seat.seat, position, seat.player_kind, seat.model, seat.prompt_variant, seat.evaluated)
+                 for position, seat in enumerate(seats)])
+        if roles:
+            cursor.run_many(
+                f"INSERT INTO {core(RoleRow).name} (match_id, role, position, player_kind, model, seat) "
+                f"VALUES ({value}, {value}, {value}, {value}, {value}, {value})",
+                [(match_id, role.role, position, role.player_kind, role.model, role.seat)
+                 for position, role in enumerate(roles)])
 
 
 def insert_events(connection: Connection, found: tuple[str, str], match_id: str, first_seq: int,
@@ -105,30 +107,50 @@ def insert_events(connection: Connection, found: tuple[str, str], match_id: str,
     value, payload = found
     table = core(EventRow)
     created_at = bound(table.c.created_at.type, connection, when)
-    if connection.dialect.name != "sqlite":
-        connection.exec_driver_sql(
-            f"INSERT INTO {table.name} (match_id, seq, type, schema_version, payload, created_at) "
-            f"VALUES ({value}, {value}, {value}, {value}, {payload}, {value})",
-            [(match_id, seq, event.type, SCHEMA_VERSION, event_json(event), created_at)
-             for seq, event in enumerate(events, start=first_seq)])
-        return
-    dbapi_error = connection.dialect.loaded_dbapi.Error
-    cursor = connection.connection.cursor()  # the driver's own, in the open transaction
-    try:
+    with _DriverCursor(connection) as cursor:
+        if connection.dialect.name != "sqlite":
+            cursor.run_many(
+                f"INSERT INTO {table.name} (match_id, seq, type, schema_version, payload, created_at) "
+                f"VALUES ({value}, {value}, {value}, {value}, {payload}, {value})",
+                [(match_id, seq, event.type, SCHEMA_VERSION, event_json(event), created_at)
+                 for seq, event in enumerate(events, start=first_seq)])
+            return
         start = 0
         while start < len(events):
             size = min(SQLITE_ROWS_PER_INSERT, 1 << ((len(events) - start).bit_length() - 1))
             parameters: list[Any] = [match_id, created_at]
             for seq, event in enumerate(events[start:start + size], start=first_seq + start):
                 parameters += (seq, event.type, event_json(event))
-            statement = _sqlite_events_insert(table.name, size)
-            try:
-                cursor.execute(statement, parameters)
-            except dbapi_error as exc:  # raised as SQLAlchemy would (IntegrityError, OperationalError, ...)
-                raise DBAPIError.instance(statement, parameters, exc, dbapi_error) from exc
+            cursor.run(_sqlite_events_insert(table.name, size), parameters)
             start += size
-    finally:
-        cursor.close()
+
+
+class _DriverCursor:
+    """The driver's own cursor, in the connection's open transaction (SQLAlchemy's per-statement work skipped),
+    raising the errors SQLAlchemy would (``IntegrityError``, ``OperationalError``, ...)."""
+
+    def __init__(self, connection: Connection) -> None:
+        self._error: type[Exception] = connection.dialect.loaded_dbapi.Error
+        self._cursor = connection.connection.cursor()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self._cursor.close()
+
+    def run(self, statement: str, parameters: Sequence[Any]) -> None:
+        try:
+            self._cursor.execute(statement, parameters)
+        except self._error as exc:
+            raise DBAPIError.instance(statement, parameters, exc, self._error) from exc
+
+    def run_many(self, statement: str, rows: Sequence[Sequence[Any]]) -> None:
+        try:
+            self._cursor.executemany(statement, rows)
+        except self._error as exc:
+            raise DBAPIError.instance(statement, rows, exc, self._error) from exc
 
 
 @cache

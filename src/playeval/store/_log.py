@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import func, insert, select, update
 from sqlalchemy.engine import Connection
@@ -92,13 +92,18 @@ def write_tail(connection: Connection, match_id: str, first_seq: int, entries: S
     """Insert ``entries`` from ``first_seq`` on, and with ``outcome`` the match's end (``MatchEnded`` and, unless
     not ``finish_row`` (a row inserted finished), the row's status, outcome and end time); returns the seq the
     next event would take."""
-    calls = [call_values(match_id, entry.ask.seat, entry.ask.role, call, when, parsed=entry.parsed,
-                         error=entry.call_error)
-             for entry in entries if isinstance(entry, Attempt) for call in entry.calls]
-    call_ids = iter(insert_calls_bulk(connection, calls))
-    events: list[Event] = []
-    for entry in entries:
-        events.extend(entry.events([next(call_ids) for _ in entry.calls]) if isinstance(entry, Attempt) else [entry])
+    attempts = [entry for entry in entries if isinstance(entry, Attempt)]
+    events: list[Event]
+    if attempts:
+        calls = [call_values(match_id, entry.ask.seat, entry.ask.role, call, when, parsed=entry.parsed,
+                             error=entry.call_error) for entry in attempts for call in entry.calls]
+        call_ids = iter(insert_calls_bulk(connection, calls))
+        events = []
+        for entry in entries:
+            events.extend(entry.events([next(call_ids) for _ in entry.calls]) if isinstance(entry, Attempt)
+                          else [entry])
+    else:  # events only (the recorder keeps a try without model calls as its events)
+        events = cast(list[Event], list(entries))
     if outcome is not None:
         events.append(MatchEnded(outcome=outcome))
     insert_events(connection, match_id, first_seq, events, when)
