@@ -209,9 +209,10 @@ class Store(ArenaTables, RetroTables):
         """A fresh match id, for a match stored later (:meth:`create_match` with ``match_id``)."""
         return self._new_match_id()
 
-    def _create_in(self, connection: Connection, *, spec: MatchSpec, seats: Sequence[SeatAssignment],
-                   roles: Sequence[RoleAssignment], run_id: str | None, match_index: int | None,
-                   evaluated_model: str | None, match_id: str, tail: Sequence[Entry], outcome: Outcome | None) -> None:
+    def _create_in(self, connection: Connection, *, spec: MatchSpec, seats: Sequence[SeatAssignment], match_id: str,
+                   roles: Sequence[RoleAssignment] = (), run_id: str | None = None, match_index: int | None = None,
+                   evaluated_model: str | None = None, tail: Sequence[Entry] = (),
+                   outcome: Outcome | None = None) -> None:
         """:meth:`create_match`'s checks and writes, in ``connection``'s transaction."""
         seat_tuple, role_tuple = tuple(seats), tuple(roles)
         names = [seat.seat for seat in seat_tuple] + [role.role for role in role_tuple]
