@@ -23,6 +23,10 @@ does about a third fewer steps per second).
 A step is one move applied by the game (an ``ActionApplied`` event: one
 player's turn), what TextArena counts as a step.
 
+``"rules only"`` plays the same games with no engine at all: the game's ``next_ask``, the scripted player's
+``act``, ``parse`` and ``apply`` in a bare loop, nothing recorded, no re-asks. It is the ceiling any engine
+running these rules and players could reach, printed to tell the engine's cost from the game's.
+
     python bench/akinator_throughput.py [--games N] [--db URL]
 
 Other scripts call :func:`measure`.
@@ -179,9 +183,39 @@ def measure(target: str, games: int, *, writer: bool = False) -> Measured:
     return measure_events(target, games, writer=writer)[0]
 
 
-def report(label: str, measured: Measured, events: int) -> None:
+async def _rules_only(games: int) -> Measured:
+    game = Akinator()
+    steps = 0
+    started = time.perf_counter()
+    for number in range(games):
+        seed = derive_seed("bench", number)
+        spec = game.new_spec(1, seed, match_rng(seed))
+        parties = [seat.name for seat in game.seats] + [role.name for role in game.roles]
+        players = {party: game.scripted_player(party, spec) for party in parties}
+        state = game.initial_state(spec)
+        while game.outcome(state) is None:
+            ask = game.next_ask(state)
+            player = players[ask.party]
+            if player is None:
+                raise RuntimeError(f"akinator has no scripted player for {ask.party}")
+            reply = await player.act(ask)
+            state = game.apply(state, game.parse(state, ask, reply.text))
+            steps += 1
+    return Measured(games=games, steps=steps, seconds=time.perf_counter() - started)
+
+
+def measure_rules_only(games: int) -> Measured:
+    """The same games as :func:`measure` with no engine: the rules and the scripted players in a bare loop."""
+    if games < 1:
+        raise ValueError(f"games must be at least 1, got {games}")
+    return asyncio.run(_rules_only(games))
+
+
+def report(label: str, measured: Measured, events: int | None) -> None:
+    """One row; ``events`` None: nothing was recorded (the rules-only loop)."""
+    rate = "-" if events is None else f"{events / measured.seconds:.0f}"
     print(f"{label:<22} {measured.games:>6} games  {measured.seconds:8.3f} s  {measured.games_per_s:10.1f} games/s  "
-          f"{measured.steps_per_s:10.0f} steps/s  {events / measured.seconds:10.0f} events/s  "
+          f"{measured.steps_per_s:10.0f} steps/s  {rate:>10} events/s  "
           f"({measured.steps / measured.games:.1f} steps/game)")
 
 
@@ -197,6 +231,9 @@ def main() -> None:
         parser.error(f"--games must be at least 1, got {args.games}")
 
     measure_events(MEMORY, min(args.games, 20))  # warm-up (imports, the secrets' lists, pydantic's first builds)
+    rules = measure_rules_only(args.games)
+    report("rules only, no engine", rules, None)
+    print(f"{'':<22} (the game's next_ask, act, parse and apply in a bare loop: the ceiling of any engine for them)")
     kept, events = measure_events(MEMORY_KEPT, args.games)
     report("in memory, logs kept", kept, events)
     memory, events = measure_events(MEMORY, args.games)

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from _support import pg_server
-from akinator_throughput import MEMORY, Measured, measure
+from akinator_throughput import MEMORY, Measured, measure, measure_rules_only
 
 from playeval.models.cache import default_cache_path
 
@@ -39,6 +39,7 @@ TEXTARENA_VERSION = "0.7.4"
 INSTALL_TIMEOUT_S = 900
 
 PLAYEVAL = "playeval Akinator"
+PLAYEVAL_RULES = "playeval Akinator rules, no engine"
 TEXTARENA = f"TextArena {TEXTARENA_VERSION}"
 TWENTY_QUESTIONS = f"{TEXTARENA} TwentyQuestions-v0"
 TABOO = f"{TEXTARENA} Taboo-v0"
@@ -82,6 +83,8 @@ RATIOS = (
     Ratio("playeval memory / TextArena TwentyQuestions", (PLAYEVAL, IN_MEMORY), (TWENTY_QUESTIONS, IN_MEMORY), 2.0),
     Ratio("playeval SQLite / playeval memory", (PLAYEVAL, SQLITE), (PLAYEVAL, IN_MEMORY), 0.5),
     Ratio("playeval PostgreSQL / playeval memory", (PLAYEVAL, POSTGRESQL), (PLAYEVAL, IN_MEMORY), None),
+    Ratio("playeval rules alone / TextArena TwentyQuestions", (PLAYEVAL_RULES, IN_MEMORY),
+          (TWENTY_QUESTIONS, IN_MEMORY), None),
 )
 
 NOTES = (
@@ -255,7 +258,9 @@ def postgres_databases() -> Iterator[Callable[[str], str] | str]:
 
 
 def playeval_rows(seconds: float, postgres: bool) -> list[Row]:
-    rows = [_progress(Row(PLAYEVAL, IN_MEMORY, calibrated(lambda games: measure(MEMORY, games), 50, seconds)))]
+    rows = [_progress(Row(PLAYEVAL_RULES, IN_MEMORY, calibrated(measure_rules_only, 50, seconds),
+                          note="next_ask, act, parse, apply in a bare loop: any engine's ceiling")),
+            _progress(Row(PLAYEVAL, IN_MEMORY, calibrated(lambda games: measure(MEMORY, games), 50, seconds)))]
     with tempfile.TemporaryDirectory() as tmp:
         files = iter(range(1_000_000))  # a fresh database file for each run
         rows.append(_progress(Row(PLAYEVAL, SQLITE, calibrated(

@@ -98,10 +98,11 @@ ROWS = [
 
 
 def test_ratios_divide_steps_per_second_and_skip_missing_sides() -> None:
-    memory_vs_20q, sqlite_vs_memory, postgres_vs_memory = peers.RATIOS
+    memory_vs_20q, sqlite_vs_memory, postgres_vs_memory, rules_vs_20q = peers.RATIOS
     assert peers.ratio(ROWS, memory_vs_20q) == pytest.approx(8000 / 3000)
     assert peers.ratio(ROWS, sqlite_vs_memory) == pytest.approx(2000 / 8000)
     assert peers.ratio(ROWS, postgres_vs_memory) is None
+    assert peers.ratio(ROWS, rules_vs_20q) is None  # no rules-only row among ROWS
 
 
 def test_ratio_table_says_whether_each_target_is_met() -> None:
