@@ -3,6 +3,7 @@ log, a person joining or leaving, a lease, the end), and a longer log is read as
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,18 @@ from playeval.web.table import load
 SPEC = MatchSpec(game="akinator", level=1, seed=1, setup={"secret": "a cat"}, variants={"guesser": 0, "answerer": 0})
 SEATS = [SeatAssignment(seat="guesser", player_kind="llm", model="mock/player", prompt_variant=0, evaluated=True),
          SeatAssignment(seat="answerer", player_kind="human", prompt_variant=0, evaluated=False)]
+
+
+def _counting_whole_reads() -> tuple[list[str], Callable[[Store, str], object]]:
+    """A ``Store.get_match`` that records the match ids it reads whole (monkeypatched in), and the list."""
+    whole_reads: list[str] = []
+    original = Store.get_match
+
+    def counted(self: Store, wanted: str) -> object:
+        whole_reads.append(wanted)
+        return original(self, wanted)
+
+    return whole_reads, counted
 
 
 def test_every_read_equals_a_whole_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -35,13 +48,7 @@ def test_every_read_equals_a_whole_read(tmp_path: Path, monkeypatch: pytest.Monk
         same()
         store.release_lease(match_id, "me")
         same()
-        whole_reads: list[str] = []
-        original = Store.get_match
-
-        def counted(self: Store, wanted: str) -> object:
-            whole_reads.append(wanted)
-            return original(self, wanted)
-
+        whole_reads, counted = _counting_whole_reads()
         monkeypatch.setattr(Store, "get_match", counted)
         store.append_event(match_id, ReplyReceived(seat="answerer", text="No"))
         same()
@@ -68,13 +75,7 @@ def test_a_lease_and_a_longer_log_are_read_without_a_whole_read(tmp_path: Path,
         match_id = store.create_web_match(spec=SPEC, seats=SEATS, mode="play", people={"answerer": "ab" * 32},
                                           anonymous=True)
         loads.load(match_id)
-        whole_reads: list[str] = []
-        original = Store.get_match
-
-        def counted(self: Store, wanted: str) -> object:
-            whole_reads.append(wanted)
-            return original(self, wanted)
-
+        whole_reads, counted = _counting_whole_reads()
         monkeypatch.setattr(Store, "get_match", counted)
         steps = [lambda: store.take_lease(match_id, "me", 30),
                  lambda: store.append_event(match_id, ReplyReceived(seat="answerer", text="No")),

@@ -69,8 +69,8 @@ class Store(ArenaTables, RetroTables):
         """Wrap an engine whose schema is already at head (:meth:`open` does both)."""
         self._engine = engine
         self._reads: sessionmaker[Session] = sessionmaker(bind=engine)
-        self._writes: sessionmaker[Session] = sessionmaker(bind=writer(engine))
         self._writer = writer(engine)
+        self._writes: sessionmaker[Session] = sessionmaker(bind=self._writer)
 
     @classmethod
     def open(cls, url: str | None = None) -> Store:

@@ -100,7 +100,7 @@ class StepTail:
                 return
             self._entries, self._outcome, self._events = [], None, 0
             self.seq = await self._background.run(self._store.append_tail, match_id, entries, after_seq=self.seq,
-                                      outcome=outcome)
+                                                  outcome=outcome)
 
     def flushing(self, match_id: str, player: Player) -> Player:
         """``player``, writing this tail before each of its moves."""
