@@ -164,9 +164,14 @@
     setBusy(false);
     if (result.ok && result.data) {
       $("move-text").value = "";
+      // The sent form comes down, and the turn is built again from the view shown next: the stream may already
+      // have shown this response's view (same seq and ask, which renderTurn would otherwise leave as it is), or
+      // a newer one (then show() ignores the response, and the newer view's turn is rendered again).
       M.panel.hideForm();
+      page.turnKey = null;
       updateCounter();
       M.show(result.data);
+      if (page.view !== result.data && page.view) M.turn.render(page.view);
       return;
     }
     const box = $("rejected");
