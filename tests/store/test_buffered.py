@@ -327,7 +327,8 @@ async def test_commits_waiting_together_land_in_one_transaction_with_the_same_lo
     inline = await play(BufferedRecorder(store), hub)
     gated = GatedStore(store)
     with CommitWriter(cast(Store, gated)) as writer:
-        recorders = [BufferedRecorder(store, writer=writer) for _ in range(4)]
+        # a frozen clock: no commit is due by time, so a slow machine cannot add one to the group (CI did, once)
+        recorders = [BufferedRecorder(store, clock=FrozenClock(), writer=writer) for _ in range(4)]
         first = await play(recorders[0], hub)
         await gated.holding()
         waiting = [await play(recorder, hub) for recorder in recorders[1:]]
@@ -348,16 +349,16 @@ async def test_a_failing_commit_of_a_group_fails_alone(store: Store, hub: ModelH
     await play_match(game, make_spec(), players(hub), taken, taken_id)
     gated = GatedStore(store)
     with CommitWriter(cast(Store, gated)) as writer:
-        held = await play(BufferedRecorder(store, writer=writer), hub)
+        held = await play(BufferedRecorder(store, clock=FrozenClock(), writer=writer), hub)  # no commit by time
         await gated.holding()
-        before = await play(BufferedRecorder(store, writer=writer), hub)
-        duplicate = BufferedRecorder(store, max_events=2, writer=writer)
+        before = await play(BufferedRecorder(store, clock=FrozenClock(), writer=writer), hub)
+        duplicate = BufferedRecorder(store, max_events=2, clock=FrozenClock(), writer=writer)
         duplicate_id = duplicate.create_match(spec=make_spec(), seats=SEATS, run_id=run_id, match_index=0)
         duplicate.append_event(duplicate_id, AskIssued(seat=GUESSER, kind="question", attempt=0))
         duplicate.append_event(duplicate_id, AskIssued(seat=GUESSER, kind="question", attempt=1))  # a commit
         duplicate.append_event(duplicate_id, AskIssued(seat=GUESSER, kind="question", attempt=2))
         duplicate.append_event(duplicate_id, AskIssued(seat=GUESSER, kind="question", attempt=3))  # built on it
-        after = await play(BufferedRecorder(store, writer=writer), hub)
+        after = await play(BufferedRecorder(store, clock=FrozenClock(), writer=writer), hub)
         gated.gate.set()
         with pytest.raises(DuplicateMatch):
             await duplicate.settled()
