@@ -26,7 +26,7 @@ from playeval.engine import (
     run_config,
 )
 from playeval.engine.batch import OnMatch
-from playeval.models import DEFAULT_MODEL, ModelHub
+from playeval.models import DEFAULT_MODEL, MAX_TIMEOUT_S, ModelHub, check_timeout
 from playeval.store import Store
 
 if TYPE_CHECKING:
@@ -137,10 +137,11 @@ def register(app: typer.Typer) -> None:
         ray_address: str = typer.Option(None, "--ray-address",
                                         help="Ray cluster for --executor ray: auto, HOST:6379 or ray://HOST:10001 "
                                              "(default: $RAY_ADDRESS, else a local Ray)."),
-        timeout: float = typer.Option(None, "--timeout", min=0.001, metavar="SECONDS",
-                                      help="Seconds one attempt of a model call may take (default: the provider's "
-                                           "own, 60 s for remote APIs, 300 s for local models; a call gives up "
-                                           "after 120 s of retries). Kept with the run for --resume."),
+        timeout: float = typer.Option(None, "--timeout", metavar="SECONDS",
+                                      help="Seconds one attempt of a model call may take, above 0 and at most "
+                                           f"{MAX_TIMEOUT_S:g} (default: the provider's own, 60 s for remote APIs, "
+                                           "300 s for local models; a call gives up after 120 s of retries). Kept "
+                                           "with the run for --resume."),
         db: str | None = db_option(),
     ) -> None:
         """Run a batch of matches and print the results table."""
@@ -150,6 +151,11 @@ def register(app: typer.Typer) -> None:
             fail(f"--executor: expected one of {', '.join(EXECUTORS)}, got {executor!r}")
         if ray_address and executor != "ray":
             fail("--ray-address is for --executor ray")
+        if timeout is not None:
+            try:
+                check_timeout(timeout)
+            except ValueError as err:
+                fail(f"--timeout: {err}")
         with Store.open(db) as store:
             if resume:
                 config = run_config(store, resume)

@@ -32,6 +32,7 @@ from playeval.core.inputs import check_options
 from playeval.core.match import MatchSpec
 from playeval.core.registry import GameRegistry
 from playeval.core.rng import derive_seed, match_rng
+from playeval.models.model import MAX_TIMEOUT_S
 
 SCRIPTED = "scripted"
 LOCAL = "local"
@@ -59,7 +60,7 @@ class RunConfig(BaseModel):
     secret_sets: dict[str, str] = Field(default_factory=dict)
     temperature: float = Field(default=0.0, ge=0.0, le=2.0)
     max_retries: int = Field(default=2, ge=0)
-    timeout_s: float | None = Field(default=None, gt=0)
+    timeout_s: float | None = Field(default=None, gt=0, le=MAX_TIMEOUT_S)
     """Seconds an attempt of a model call may take (``--timeout``); ``None``: each provider's own timeout."""
     roles: dict[str, str] = Field(default_factory=dict)
     options: dict[str, dict[str, Scalar]] = Field(default_factory=dict)
