@@ -124,6 +124,18 @@ def test_run_refuses_a_timeout_out_of_bounds_in_one_line(tmp_path: Path, timeout
     assert not db.exists() or run_count(db) == 0
 
 
+@pytest.mark.parametrize("n", ["0", "100001", "99999999999"])
+def test_run_refuses_n_out_of_bounds_at_once(tmp_path: Path, n: str) -> None:
+    """``--n 99999999999`` once planned every match before saying anything (1.97 GB after 90 s)."""
+    db = tmp_path / "cli.db"
+    started = time.monotonic()
+    line = only_error(run_cli("run", "akinator", "--models", "mock/yes", "--opponent", "scripted", "--n", n,
+                              tmp_path=tmp_path))
+    assert line == f"error: --n: a run plays each game 1 to 100,000 times, not {int(n):,}"
+    assert time.monotonic() - started < 60
+    assert not db.exists() or run_count(db) == 0
+
+
 @pytest.mark.parametrize(("options", "problem"), [
     (("--models", "local/does-not-exist.gguf"), "local/does-not-exist.gguf: no such GGUF file"),
     (("--models", "mock/yes", "--opponent", "local/nope.gguf"), "local/nope.gguf: no such GGUF file"),

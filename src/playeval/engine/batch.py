@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from playeval.core.errors import ConfigError, NotFoundError, PlayevalError
@@ -14,7 +14,7 @@ from playeval.core.game import Game, seat_evaluated
 from playeval.core.match import MatchSpec, Outcome
 from playeval.core.registry import GameRegistry
 from playeval.engine.match import play_match
-from playeval.engine.plan import SCRIPTED, PlannedMatch, RunConfig, plan_matches
+from playeval.engine.plan import SCRIPTED, PlannedMatch, RunConfig, first_matches, iter_plan
 from playeval.engine.players import build_players
 from playeval.engine.recorder import BufferedRecorder
 from playeval.engine.writer import CommitWriter
@@ -52,7 +52,8 @@ def stop_reason(err: BaseException) -> str:
     if isinstance(err, KeyboardInterrupt):
         return "stopped by the user (Ctrl-C)"
     if isinstance(err, asyncio.CancelledError):  # asyncio.run turns Ctrl-C into this, as does a caller's cancel
-        return "stopped (Ctrl-C, or the run was cancelled)"
+        said = err.args[0] if err.args and isinstance(err.args[0], str) else ""  # task.cancel(msg): the why
+        return " ".join(said.split()) or "stopped (Ctrl-C, or the run was cancelled)"
     text = " ".join(str(err).split())
     return text or type(err).__name__
 
@@ -105,11 +106,11 @@ def check_config(registry: GameRegistry, config: RunConfig) -> None:
 
 
 def create_run(store: Store, registry: GameRegistry, config: RunConfig, *, planned: bool = False) -> str:
-    """Check the config against the games (and plan it once, so a bad option fails now, unless the caller has:
-    ``planned``) and record a new run."""
+    """Check the config against the games (and plan its first game number, so a bad option fails now, unless the
+    caller has: ``planned``) and record a new run."""
     check_config(registry, config)
     if not planned:
-        plan_matches(config, registry, DEFAULT_MODEL)
+        first_matches(config, registry, DEFAULT_MODEL)
     return store.create_run(config.label, config.level, config.model_dump(mode="json"))
 
 
@@ -127,11 +128,35 @@ def run_addresses(plan: Sequence[PlannedMatch]) -> list[str]:
     return found
 
 
-def pending_matches(store: Store, run_id: str, registry: GameRegistry) -> list[PlannedMatch]:
-    """The planned matches of a run that have not finished."""
-    done = {m.match_index for m in store.run_matches(run_id) if m.status == "finished"}
-    planned = plan_matches(run_config(store, run_id), registry, DEFAULT_MODEL)
-    return [match for match in planned if match.index not in done]
+class PendingMatches:
+    """The planned matches of a run that have not finished: ``len`` says how many at once, iterating plans each
+    when it is taken (game numbers whose matches have all finished are skipped without being planned)."""
+
+    def __init__(self, config: RunConfig, registry: GameRegistry, finished: set[int]) -> None:
+        self._config = config
+        self._registry = registry
+        self._finished = finished
+        self.total = config.size
+        """How many matches the whole run holds."""
+
+    def __len__(self) -> int:
+        return self.total - sum(1 for index in self._finished if 0 <= index < self.total)
+
+    def __iter__(self) -> Iterator[PlannedMatch]:
+        per_number = self._config.matches_per_number
+        numbers = (number for number in range(self._config.n)
+                   if any(index not in self._finished for index in range(number * per_number,
+                                                                         (number + 1) * per_number)))
+        for planned in iter_plan(self._config, self._registry, DEFAULT_MODEL, numbers=numbers):
+            if planned.index not in self._finished:
+                yield planned
+
+
+def pending_matches(store: Store, run_id: str, registry: GameRegistry) -> PendingMatches:
+    """The planned matches of a run that have not finished (planned lazily: see :class:`PendingMatches`)."""
+    finished = {m.match_index for m in store.run_matches(run_id)
+                if m.status == "finished" and m.match_index is not None}
+    return PendingMatches(run_config(store, run_id), registry, finished)
 
 
 class BatchRunner:
