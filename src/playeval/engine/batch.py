@@ -5,7 +5,8 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from playeval.core.errors import ConfigError, NotFoundError, PlayevalError
@@ -38,13 +39,24 @@ class RunInterrupted(PlayevalError):
     """A run stopped before its end; it can be finished with ``--resume``.
 
     ``interrupted`` is how many matches it left unfinished (marked ``interrupted`` in the store), when known.
+
+    ``stalled``: this was a resume that stopped with the same reason as the run's last stop before any match
+    moved, so resuming again would stop the same way; the message says so instead of suggesting it.
     """
 
-    def __init__(self, run_id: str, cause: BaseException, interrupted: int | None = None) -> None:
+    def __init__(self, run_id: str, cause: BaseException, interrupted: int | None = None, *,
+                 stalled: bool = False) -> None:
         left = "" if interrupted is None else f"; {_matches(interrupted)} left interrupted"
-        super().__init__(f"run {run_id} stopped: {cause}{left}. Finish it with: playeval run --resume {run_id}")
+        if stalled:
+            then = (". This resume made no progress: it stopped with the same error as the run's last stop, before "
+                    "any match moved, so resuming again will stop the same way until the cause is fixed (the "
+                    "failure repeats: a seeded mock/sim endpoint, for one, draws the same faults in every process)")
+        else:
+            then = f". Finish it with: playeval run --resume {run_id}"
+        super().__init__(f"run {run_id} stopped: {cause}{left}{then}")
         self.run_id = run_id
         self.interrupted = interrupted
+        self.stalled = stalled
 
 
 def stop_reason(err: BaseException) -> str:
@@ -69,6 +81,34 @@ def resume_unfinished(store: Store, run_id: str) -> int:
     """Set a run's interrupted matches back to ``running`` (their reason cleared) so they play on from their
     events; returns how many unfinished matches the run had. Every executor calls this before playing."""
     return store.set_unfinished_matches(run_id, "running")
+
+
+@dataclass(frozen=True)
+class RunProgress:
+    """Where a run's play stood: how many matches it has stored and finished, the last seq of each interrupted
+    match and why they were interrupted. Taken before a resume and compared after it stops, it tells a resume
+    that moved nothing (see ``RunInterrupted.stalled``)."""
+
+    matches: int
+    finished: int
+    interrupted: Mapping[str, int]
+    reasons: frozenset[str]
+
+    @classmethod
+    def of(cls, store: Store, run_id: str) -> RunProgress:
+        records = store.run_matches(run_id)
+        left = [m for m in records if m.status == "interrupted"]
+        return cls(matches=len(records), finished=sum(1 for m in records if m.status == "finished"),
+                   interrupted=store.last_seqs([m.id for m in left]) if left else {},
+                   reasons=frozenset(m.stop_reason for m in left if m.stop_reason))
+
+    def stalled(self, store: Store, run_id: str, err: BaseException) -> bool:
+        """Whether the run, resumed from this point, stopped again for the same reason without moving."""
+        if stop_reason(err) not in self.reasons:
+            return False
+        now = RunProgress.of(store, run_id)
+        return ((now.matches, now.finished) == (self.matches, self.finished)
+                and all(now.interrupted.get(match_id) == seq for match_id, seq in self.interrupted.items()))
 
 
 def interruptions(store: Store, run_id: str) -> dict[str, int]:
@@ -173,6 +213,7 @@ class BatchRunner:
     async def run(self, run_id: str, on_match: OnMatch | None = None) -> None:
         """Play every match of ``run_id`` not yet finished (a fresh run, or one being resumed)."""
         config = run_config(self._store, run_id)
+        before = RunProgress.of(self._store, run_id)
         self._store.set_run_status(run_id, "running")
         resume_unfinished(self._store, run_id)
         existing = {m.match_index: m for m in self._store.run_matches(run_id)}
@@ -203,7 +244,7 @@ class BatchRunner:
             left = interrupt_unfinished(self._store, run_id, err)
             if isinstance(err, (KeyboardInterrupt, asyncio.CancelledError)):
                 raise
-            raise RunInterrupted(run_id, err, left) from err
+            raise RunInterrupted(run_id, err, left, stalled=before.stalled(self._store, run_id, err)) from err
         self._store.set_run_status(run_id, "finished")
 
     async def _play(self, game: Game[Any], config: RunConfig, run_id: str, planned: PlannedMatch,
