@@ -114,6 +114,28 @@ def test_serve_refuses_a_port_out_of_range(tmp_path: Path, port: str) -> None:
     assert line == f"error: --port {port} is not a port number; choose one from 1 to 65535"
 
 
+@pytest.mark.parametrize("timeout", ["0", "nan", "inf", "-1", "3600.5", "1e9"])
+def test_run_refuses_a_timeout_out_of_bounds_in_one_line(tmp_path: Path, timeout: str) -> None:
+    """``--timeout inf`` once kept a run against a hanging server alive for good; 0 and nan got a usage box."""
+    db = tmp_path / "cli.db"
+    line = only_error(run_cli("run", "akinator", "--models", "mock/yes", "--opponent", "scripted", "--n", "1",
+                              "--timeout", timeout, tmp_path=tmp_path))
+    assert line.startswith("error: --timeout: a timeout is a number of seconds above 0 and at most 3600")
+    assert not db.exists() or run_count(db) == 0
+
+
+@pytest.mark.parametrize("n", ["0", "100001", "99999999999"])
+def test_run_refuses_n_out_of_bounds_at_once(tmp_path: Path, n: str) -> None:
+    """``--n 99999999999`` once planned every match before saying anything (1.97 GB after 90 s)."""
+    db = tmp_path / "cli.db"
+    started = time.monotonic()
+    line = only_error(run_cli("run", "akinator", "--models", "mock/yes", "--opponent", "scripted", "--n", n,
+                              tmp_path=tmp_path))
+    assert line == f"error: --n: a run plays each game 1 to 100,000 times, not {int(n):,}"
+    assert time.monotonic() - started < 60
+    assert not db.exists() or run_count(db) == 0
+
+
 @pytest.mark.parametrize(("options", "problem"), [
     (("--models", "local/does-not-exist.gguf"), "local/does-not-exist.gguf: no such GGUF file"),
     (("--models", "mock/yes", "--opponent", "local/nope.gguf"), "local/nope.gguf: no such GGUF file"),

@@ -159,3 +159,51 @@ def test_a_provider_that_rejects_every_call_leaves_its_matches_interrupted_and_r
             assert store.get_match(match_id).stop_reason is None
             assert len(store.events(match_id)) > count
         assert interruption_lines(store, run_id) == []
+
+
+def test_a_seeded_give_up_that_recurs_on_resume_says_the_resume_cannot_progress(tmp_path: Path) -> None:
+    """mock/sim's failure counts restart in each process, so a call that gave up gives up again at the same move on
+    every resume: the resume must say it made no progress (and why), not suggest resuming again."""
+    registry = default_registry()
+    config = RunConfig(games=("akinator",), models=("mock/sim?errors=0.5&seed=3",), opponent="scripted", n=2)
+
+    async def play(store: Store, run_id: str) -> RunInterrupted:
+        # a fresh hub is a fresh endpoint, as in a new process; one retry, so two faults in a row give up
+        async with ModelHub(use_cache=False, timeout_s=0.05, max_retries=1, backoff_base_s=0.001,
+                            backoff_cap_s=0.001) as hub:
+            with pytest.raises(RunInterrupted) as caught:
+                await BatchRunner(store, hub, registry).run(run_id)
+        return caught.value
+
+    with Store.open(f"sqlite:///{tmp_path / 'stuck.db'}") as store:
+        run_id = create_run(store, registry, config)
+        first = asyncio.run(play(store, run_id))
+        assert f"Finish it with: playeval run --resume {run_id}" in str(first)
+        assert "gave up after 2 attempts" in str(first)
+        seqs = {m.id: store.last_seq(m.id) for m in store.run_matches(run_id)}
+        for _ in range(2):
+            again = asyncio.run(play(store, run_id))
+            assert "This resume made no progress: it stopped with the same error" in str(again)
+            assert "Finish it with" not in str(again) and "mock/sim" in str(again)
+            assert again.stalled
+            assert {m.id: store.last_seq(m.id) for m in store.run_matches(run_id)} == seqs
+            assert store.get_run(run_id).status == "interrupted"
+
+
+def test_a_resume_that_moves_before_the_same_error_is_not_stalled(tmp_path: Path) -> None:
+    registry = default_registry()
+    config = RunConfig(games=("akinator",), models=("mock/flaky",), opponent="scripted", n=1)
+
+    async def play(store: Store, run_id: str, calls: int) -> RunInterrupted:
+        script, _ = rejecting_after(calls)
+        async with ModelHub(use_cache=False, mock_scripts={"flaky": script}) as hub:
+            with pytest.raises(RunInterrupted) as caught:
+                await BatchRunner(store, hub, registry).run(run_id)
+        return caught.value
+
+    with Store.open(f"sqlite:///{tmp_path / 'moves.db'}") as store:
+        run_id = create_run(store, registry, config)
+        assert "Finish it with" in str(asyncio.run(play(store, run_id, 3)))
+        moved = asyncio.run(play(store, run_id, 2))  # two more moves, then the same HTTP 400
+        assert "Finish it with" in str(moved) and "no progress" not in str(moved)
+        assert "This resume made no progress" in str(asyncio.run(play(store, run_id, 0)))  # not one move

@@ -827,6 +827,18 @@ def test_guess_rule_moves_judges_and_checkers_with_two_answers_are_refused() -> 
         assert read_as(f"{game_id} judge verdict", "Verdict: no\nReason: no, too broad.").text == "no"
 
 
+def test_guess_rule_more_counts_are_plain_digits_with_no_sign() -> None:
+    """'MORE: -3' and 'MORE: \uff13' (a full-width 3) are format errors, not 'MORE: 3'."""
+    for game_id in ("static picnic", "functions picnic", "math", "dynamic picnic"):
+        for bad in ("MORE: -3", "MORE: \uff13", "MORE -3", "**MORE:** -1", "MORE: +2", "MORE: \u22122",
+                    "MORE: \u0663", "MORE: 3\uff13", "MORE: 1000"):
+            where = _at(f"{game_id} player move")
+            with pytest.raises(FormatError, match="digits 0-9 with no sign"):
+                where.game.parse(where.state, where.ask, bad)
+        assert read_as(f"{game_id} player move", "MORE: 3").text == "3"
+        assert read_as(f"{game_id} player move", "**MORE:** 2").text == "2"
+
+
 def test_two_drafts_or_two_verdicts_of_the_rule_writers_are_refused() -> None:
     first, second = FUNCTION_CODE.format(3), FUNCTION_CODE.format(4)
     refused("functions picnic game master draft",

@@ -9,7 +9,7 @@ import time
 import pytest
 from models_fakes import FakeProvider, ask
 
-from playeval.models import Model, ModelError, ModelHub, TransientModelError
+from playeval.models import MAX_TIMEOUT_S, Model, ModelError, ModelHub, TransientModelError
 from playeval.models.registry import DEFAULT_TIMEOUT_S, PROVIDER_TIMEOUTS_S
 
 
@@ -100,5 +100,25 @@ async def test_timeouts_come_from_the_run_then_the_provider_then_the_table() -> 
     async with ModelHub(use_cache=False, timeout_s=2.5, max_retry_s=9.0) as hub:
         model = hub.get("mock/player")
         assert (model.timeout_s, model.max_retry_s) == (2.5, 9.0)
-    with pytest.raises(ValueError, match="positive number of seconds"):
+    with pytest.raises(ValueError, match="above 0 and at most 3600"):
         ModelHub(use_cache=False, timeout_s=0.0)
+
+
+@pytest.mark.parametrize("timeout", [float("inf"), float("nan"), MAX_TIMEOUT_S * 2, -1.0, 0.0])
+def test_a_timeout_that_would_not_bound_a_call_is_refused(timeout: float) -> None:
+    """An infinite (or unbounded) timeout let one attempt against a hanging server wait for good: a call ends
+    within max(timeout, max_retry_s) only if the timeout is bounded."""
+    with pytest.raises(ValueError, match="above 0 and at most 3600"):
+        ModelHub(use_cache=False, timeout_s=timeout)
+    with pytest.raises(ValueError, match="above 0 and at most 3600"):
+        Model("fake/m", FakeProvider([]), "m", cache=None, limiter=asyncio.Semaphore(1), timeout_s=timeout)
+    with pytest.raises(ValueError, match="finite"):
+        Model("fake/m", FakeProvider([]), "m", cache=None, limiter=asyncio.Semaphore(1), timeout_s=1.0,
+              max_retry_s=float("inf"))
+
+
+async def test_a_provider_s_own_timeout_is_cut_to_the_maximum(monkeypatch: pytest.MonkeyPatch) -> None:
+    async with ModelHub(use_cache=False) as hub:
+        monkeypatch.setattr(hub.provider("mock"), "timeout_s", float("inf"), raising=False)
+        assert hub.timeout_for("mock") == MAX_TIMEOUT_S
+        assert hub.get("mock/player").timeout_s == MAX_TIMEOUT_S

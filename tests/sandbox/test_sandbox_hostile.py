@@ -77,6 +77,10 @@ CORPUS: list[Case] = [
     case("globals", "return str(globals())", FORBIDDEN),
     case("vars", "return str(vars())", FORBIDDEN),
     case("dir", "return dir()", FORBIDDEN),
+    # values that depend on the process (a string's hash is salted per interpreter: the rule's truth would too)
+    case("hash", "return hash(word) % 2 == 0", FORBIDDEN),
+    case("hash-alias", "h = hash\nreturn h(word) % 2 == 0", FORBIDDEN),
+    case("id", "return id(word) % 2 == 0", FORBIDDEN),
     # code execution
     case("exec", "exec('import os')\nreturn 1", FORBIDDEN),
     case("eval", "return eval('1 + 1')", FORBIDDEN),

@@ -235,3 +235,15 @@ def test_a_forked_caller_starts_its_own_workers() -> None:
         assert os.waitstatus_to_exitcode(status) == 0
         assert sandbox.worker_pids() == parent_pids
         assert_healthy(sandbox)
+
+
+def test_a_set_of_strings_iterates_in_the_same_order_in_every_worker() -> None:
+    """A string's hash is salted per interpreter unless the seed is fixed; a rule that reads a set's order (the
+    first letter of ``set(word)``) must give the same truth whichever worker runs it."""
+    source = "def rule(word):\n    return ''.join(set(word))\n"
+    words = [("abcdefghijklmnopqrstuvwxyz",), ("thequickbrownfx",)]
+    answers = []
+    for _ in range(4):
+        with Sandbox(workers=1) as sandbox:  # a fresh worker each time
+            answers.append(sandbox.run_function(source, "rule", words))
+    assert all(answer == answers[0] for answer in answers), answers

@@ -103,3 +103,33 @@ async def test_a_model_only_table_is_watched_live_and_replayed(tmp_path: Path) -
     assert any(text.startswith("novelty 1.00") for text in texts) and any("votes:" in text for text in texts)
     words = next(li["items"] for li in end["panel"]["lists"] if li["key"] == "words")
     assert len(words) == 5
+
+
+async def test_a_vote_sent_again_without_seq_is_refused_not_taken_as_the_next_statement(tmp_path: Path) -> None:
+    """A request repeated with ``"seq": null`` (a retry, a second click) once the vote it carried was taken: the
+    match then asks for the next round's statement, and the old vote must not become it."""
+    async with running(make_settings(tmp_path, roles=undercover_pair.ROLES)) as client:
+        # the models vote for the first seat they may (player1): the person, at player2, speaks first in round 2
+        created = await client.post("/api/matches", json={"game": "undercover", "seat": "player2",
+                                                           "options": {"max_rounds": 3}})
+        match_id = created.json()["id"]
+        url = f"/api/matches/{match_id}/moves"
+        view = await wait_view(client, match_id, {"your_turn"})
+        said = await client.post(url, json={"text": "It is often seen in picture books", "seq": None})
+        assert said.status_code == 200, said.text
+        view = await wait_view(client, match_id, {"your_turn"})
+        assert [form["kind"] for form in _forms(view)] == ["vote"]
+        target = next(choice for choice in view["turn"]["choices"])
+        cast = await client.post(url, json={"text": target, "seq": None})
+        assert cast.status_code == 200, cast.text
+        view = await wait_view(client, match_id, {"your_turn", "finished"})
+        if view["status"] == "finished" or [form["kind"] for form in _forms(view)] != ["statement"]:
+            pytest.fail(f"the seeded table did not come to a second statement: {view['outcome']}")
+        seq = view["seq"]
+        again = await client.post(url, json={"text": target, "seq": None})
+        assert again.status_code == 409, again.text
+        assert again.json()["detail"].startswith(f"this repeats your last move (vote: {target!r})")
+        view = (await client.get(f"/api/matches/{match_id}")).json()
+        assert view["seq"] == seq and [form["kind"] for form in _forms(view)] == ["statement"]  # nothing recorded
+        said = await client.post(url, json={"text": "Children keep one on a shelf", "seq": None})
+        assert said.status_code == 200, said.text  # a move that repeats nothing is taken as ever

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import signal
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Protocol
 
 import typer
@@ -14,19 +17,21 @@ from playeval.core.info import Scalar
 from playeval.core.match import Outcome
 from playeval.core.registry import GameRegistry, default_registry
 from playeval.engine import (
+    MAX_N,
     BatchRunner,
     PlannedMatch,
     RunConfig,
+    RunInterrupted,
     check_config,
     create_run,
+    first_matches,
     interruption_lines,
     pending_matches,
-    plan_matches,
     run_addresses,
     run_config,
 )
 from playeval.engine.batch import OnMatch
-from playeval.models import DEFAULT_MODEL, ModelHub
+from playeval.models import DEFAULT_MODEL, MAX_TIMEOUT_S, ModelHub, check_timeout
 from playeval.store import Store
 
 if TYPE_CHECKING:
@@ -122,7 +127,7 @@ def register(app: typer.Typer) -> None:
         option: list[str] = typer.Option(None, "--option", help="A game option: NAME=VALUE (one game) or "
                                                                 "GAME.NAME=VALUE; repeatable."),
         n: int = typer.Option(3, "--n", help="Game numbers: each model plays every game n times (per seat, "
-                                             "in games with several evaluated seats)."),
+                                             f"in games with several evaluated seats); 1 to {MAX_N:,}."),
         level: int = typer.Option(1, "--level", help="Game level."),
         seed: int = typer.Option(0, "--seed", help="Run seed: same seed, same secrets and prompt variants."),
         concurrency: int = typer.Option(1, "--concurrency", help="Matches played at once."),
@@ -137,10 +142,11 @@ def register(app: typer.Typer) -> None:
         ray_address: str = typer.Option(None, "--ray-address",
                                         help="Ray cluster for --executor ray: auto, HOST:6379 or ray://HOST:10001 "
                                              "(default: $RAY_ADDRESS, else a local Ray)."),
-        timeout: float = typer.Option(None, "--timeout", min=0.001, metavar="SECONDS",
-                                      help="Seconds one attempt of a model call may take (default: the provider's "
-                                           "own, 60 s for remote APIs, 300 s for local models; a call gives up "
-                                           "after 120 s of retries). Kept with the run for --resume."),
+        timeout: float = typer.Option(None, "--timeout", metavar="SECONDS",
+                                      help="Seconds one attempt of a model call may take, above 0 and at most "
+                                           f"{MAX_TIMEOUT_S:g} (default: the provider's own, 60 s for remote APIs, "
+                                           "300 s for local models; a call gives up after 120 s of retries). Kept "
+                                           "with the run for --resume."),
         db: str | None = db_option(),
     ) -> None:
         """Run a batch of matches and print the results table."""
@@ -150,6 +156,13 @@ def register(app: typer.Typer) -> None:
             fail(f"--executor: expected one of {', '.join(EXECUTORS)}, got {executor!r}")
         if ray_address and executor != "ray":
             fail("--ray-address is for --executor ray")
+        if not resume and not 1 <= n <= MAX_N:
+            fail(f"--n: a run plays each game 1 to {MAX_N:,} times, not {n:,}")
+        if timeout is not None:
+            try:
+                check_timeout(timeout)
+            except ValueError as err:
+                fail(f"--timeout: {err}")
         with Store.open(db) as store:
             if resume:
                 config = run_config(store, resume)
@@ -169,14 +182,14 @@ async def _run(store: Store, config: RunConfig, resume: str | None, use_cache: b
     registry = default_registry()
     async with ModelHub(use_cache=use_cache, timeout_s=config.timeout_s) as hub:
         check_config(registry, config)  # bad levels, roles and options fail here, before anything is recorded
-        plan = plan_matches(config, registry, DEFAULT_MODEL)  # one plan: setting a match up may run code
-        for address in run_addresses(plan):
+        # the first game number uses every game, model and role of the run; setting a match up may run code
+        for address in run_addresses(first_matches(config, registry, DEFAULT_MODEL)):
             hub.get(address)  # so do unknown providers and models, and missing keys
         runner: MatchRunner = (_ray_runner(store, registry, ray_address, use_cache) if executor == "ray"
                                else BatchRunner(store, hub, registry))
         run_id = resume or create_run(store, registry, config, planned=True)
         pending = pending_matches(store, run_id, registry)
-        total = len(plan)
+        total = pending.total
         err = stderr()
         err.print(f"run [bold]{run_id}[/]: {config.label} L{config.level}, {', '.join(config.models)} "
                   f"vs {config.opponent}; {len(pending)} of {total} matches to play")
@@ -194,5 +207,37 @@ async def _run(store: Store, config: RunConfig, resume: str | None, use_cache: b
                                        f"{label:<8} {outcome.rounds:>3} rounds  {outcome.reason}", markup=False)
                 progress.advance(task)
 
-            await runner.run(run_id, on_match=on_match)
+            with _cancelled_on_sigterm() as signalled:
+                try:
+                    await runner.run(run_id, on_match=on_match)
+                except asyncio.CancelledError as err:
+                    if not signalled:
+                        raise
+                    left = sum(1 for m in store.run_matches(run_id) if m.status == "interrupted")
+                    raise RunInterrupted(run_id, err, left) from None
     return run_id
+
+
+SIGTERM_REASON = "the process got SIGTERM"
+"""Why a run stopped by SIGTERM stopped, as stored with the matches it left interrupted."""
+
+
+@contextmanager
+def _cancelled_on_sigterm() -> Iterator[list[int]]:
+    """Within the block, SIGTERM cancels the current task with ``SIGTERM_REASON`` (as Ctrl-C cancels it), so the
+    runner marks the run's unfinished matches interrupted with that reason instead of the process dying with the
+    run left ``running``. The list it gives holds the signal once it came."""
+    loop = asyncio.get_running_loop()
+    task = asyncio.current_task()
+    came: list[int] = []
+
+    def stop() -> None:
+        came.append(signal.SIGTERM)
+        if task is not None:
+            task.cancel(SIGTERM_REASON)
+
+    loop.add_signal_handler(signal.SIGTERM, stop)
+    try:
+        yield came
+    finally:
+        loop.remove_signal_handler(signal.SIGTERM)

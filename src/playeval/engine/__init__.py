@@ -2,6 +2,7 @@
 
 from playeval.engine.batch import (
     BatchRunner,
+    PendingMatches,
     RunInterrupted,
     check_config,
     create_run,
@@ -16,7 +17,16 @@ from playeval.engine.batch import (
     stop_reason,
 )
 from playeval.engine.match import play_match, state_from_events
-from playeval.engine.plan import SCRIPTED, PlannedMatch, RunConfig, plan_matches, role_assignments
+from playeval.engine.plan import (
+    MAX_N,
+    SCRIPTED,
+    PlannedMatch,
+    RunConfig,
+    first_matches,
+    iter_plan,
+    plan_matches,
+    role_assignments,
+)
 from playeval.engine.players import OPPONENT_RETRY_TEMPERATURE, assignments, build_players, model_player, role_player
 from playeval.engine.recorder import BufferedRecorder, MemoryRecorder, Recorder
 from playeval.engine.step import (
@@ -32,6 +42,7 @@ from playeval.engine.step import (
 )
 
 __all__ = [
+    "MAX_N",
     "OPPONENT_RETRY_TEMPERATURE",
     "SCRIPTED",
     "BatchRunner",
@@ -39,6 +50,7 @@ __all__ = [
     "MatchOver",
     "MemoryRecorder",
     "NotYourTurn",
+    "PendingMatches",
     "PlannedMatch",
     "Recorder",
     "RunConfig",
@@ -52,9 +64,11 @@ __all__ = [
     "check_config",
     "create_run",
     "ended",
+    "first_matches",
     "interrupt_unfinished",
     "interruption_lines",
     "interruptions",
+    "iter_plan",
     "model_player",
     "pending_matches",
     "plan_matches",

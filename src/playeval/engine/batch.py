@@ -5,7 +5,8 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from playeval.core.errors import ConfigError, NotFoundError, PlayevalError
@@ -14,7 +15,7 @@ from playeval.core.game import Game, seat_evaluated
 from playeval.core.match import MatchSpec, Outcome
 from playeval.core.registry import GameRegistry
 from playeval.engine.match import play_match
-from playeval.engine.plan import SCRIPTED, PlannedMatch, RunConfig, plan_matches
+from playeval.engine.plan import SCRIPTED, PlannedMatch, RunConfig, first_matches, iter_plan
 from playeval.engine.players import build_players
 from playeval.engine.recorder import BufferedRecorder
 from playeval.engine.writer import CommitWriter
@@ -38,13 +39,24 @@ class RunInterrupted(PlayevalError):
     """A run stopped before its end; it can be finished with ``--resume``.
 
     ``interrupted`` is how many matches it left unfinished (marked ``interrupted`` in the store), when known.
+
+    ``stalled``: this was a resume that stopped with the same reason as the run's last stop before any match
+    moved, so resuming again would stop the same way; the message says so instead of suggesting it.
     """
 
-    def __init__(self, run_id: str, cause: BaseException, interrupted: int | None = None) -> None:
+    def __init__(self, run_id: str, cause: BaseException, interrupted: int | None = None, *,
+                 stalled: bool = False) -> None:
         left = "" if interrupted is None else f"; {_matches(interrupted)} left interrupted"
-        super().__init__(f"run {run_id} stopped: {cause}{left}. Finish it with: playeval run --resume {run_id}")
+        if stalled:
+            then = (". This resume made no progress: it stopped with the same error as the run's last stop, before "
+                    "any match moved, so resuming again will stop the same way until the cause is fixed (the "
+                    "failure repeats: a seeded mock/sim endpoint, for one, draws the same faults in every process)")
+        else:
+            then = f". Finish it with: playeval run --resume {run_id}"
+        super().__init__(f"run {run_id} stopped: {cause}{left}{then}")
         self.run_id = run_id
         self.interrupted = interrupted
+        self.stalled = stalled
 
 
 def stop_reason(err: BaseException) -> str:
@@ -52,7 +64,8 @@ def stop_reason(err: BaseException) -> str:
     if isinstance(err, KeyboardInterrupt):
         return "stopped by the user (Ctrl-C)"
     if isinstance(err, asyncio.CancelledError):  # asyncio.run turns Ctrl-C into this, as does a caller's cancel
-        return "stopped (Ctrl-C, or the run was cancelled)"
+        said = err.args[0] if err.args and isinstance(err.args[0], str) else ""  # task.cancel(msg): the why
+        return " ".join(said.split()) or "stopped (Ctrl-C, or the run was cancelled)"
     text = " ".join(str(err).split())
     return text or type(err).__name__
 
@@ -68,6 +81,34 @@ def resume_unfinished(store: Store, run_id: str) -> int:
     """Set a run's interrupted matches back to ``running`` (their reason cleared) so they play on from their
     events; returns how many unfinished matches the run had. Every executor calls this before playing."""
     return store.set_unfinished_matches(run_id, "running")
+
+
+@dataclass(frozen=True)
+class RunProgress:
+    """Where a run's play stood: how many matches it has stored and finished, the last seq of each interrupted
+    match and why they were interrupted. Taken before a resume and compared after it stops, it tells a resume
+    that moved nothing (see ``RunInterrupted.stalled``)."""
+
+    matches: int
+    finished: int
+    interrupted: Mapping[str, int]
+    reasons: frozenset[str]
+
+    @classmethod
+    def of(cls, store: Store, run_id: str) -> RunProgress:
+        records = store.run_matches(run_id)
+        left = [m for m in records if m.status == "interrupted"]
+        return cls(matches=len(records), finished=sum(1 for m in records if m.status == "finished"),
+                   interrupted=store.last_seqs([m.id for m in left]) if left else {},
+                   reasons=frozenset(m.stop_reason for m in left if m.stop_reason))
+
+    def stalled(self, store: Store, run_id: str, err: BaseException) -> bool:
+        """Whether the run, resumed from this point, stopped again for the same reason without moving."""
+        if stop_reason(err) not in self.reasons:
+            return False
+        now = RunProgress.of(store, run_id)
+        return ((now.matches, now.finished) == (self.matches, self.finished)
+                and all(now.interrupted.get(match_id) == seq for match_id, seq in self.interrupted.items()))
 
 
 def interruptions(store: Store, run_id: str) -> dict[str, int]:
@@ -105,11 +146,11 @@ def check_config(registry: GameRegistry, config: RunConfig) -> None:
 
 
 def create_run(store: Store, registry: GameRegistry, config: RunConfig, *, planned: bool = False) -> str:
-    """Check the config against the games (and plan it once, so a bad option fails now, unless the caller has:
-    ``planned``) and record a new run."""
+    """Check the config against the games (and plan its first game number, so a bad option fails now, unless the
+    caller has: ``planned``) and record a new run."""
     check_config(registry, config)
     if not planned:
-        plan_matches(config, registry, DEFAULT_MODEL)
+        first_matches(config, registry, DEFAULT_MODEL)
     return store.create_run(config.label, config.level, config.model_dump(mode="json"))
 
 
@@ -127,11 +168,35 @@ def run_addresses(plan: Sequence[PlannedMatch]) -> list[str]:
     return found
 
 
-def pending_matches(store: Store, run_id: str, registry: GameRegistry) -> list[PlannedMatch]:
-    """The planned matches of a run that have not finished."""
-    done = {m.match_index for m in store.run_matches(run_id) if m.status == "finished"}
-    planned = plan_matches(run_config(store, run_id), registry, DEFAULT_MODEL)
-    return [match for match in planned if match.index not in done]
+class PendingMatches:
+    """The planned matches of a run that have not finished: ``len`` says how many at once, iterating plans each
+    when it is taken (game numbers whose matches have all finished are skipped without being planned)."""
+
+    def __init__(self, config: RunConfig, registry: GameRegistry, finished: set[int]) -> None:
+        self._config = config
+        self._registry = registry
+        self._finished = finished
+        self.total = config.size
+        """How many matches the whole run holds."""
+
+    def __len__(self) -> int:
+        return self.total - sum(1 for index in self._finished if 0 <= index < self.total)
+
+    def __iter__(self) -> Iterator[PlannedMatch]:
+        per_number = self._config.matches_per_number
+        numbers = (number for number in range(self._config.n)
+                   if any(index not in self._finished for index in range(number * per_number,
+                                                                         (number + 1) * per_number)))
+        for planned in iter_plan(self._config, self._registry, DEFAULT_MODEL, numbers=numbers):
+            if planned.index not in self._finished:
+                yield planned
+
+
+def pending_matches(store: Store, run_id: str, registry: GameRegistry) -> PendingMatches:
+    """The planned matches of a run that have not finished (planned lazily: see :class:`PendingMatches`)."""
+    finished = {m.match_index for m in store.run_matches(run_id)
+                if m.status == "finished" and m.match_index is not None}
+    return PendingMatches(run_config(store, run_id), registry, finished)
 
 
 class BatchRunner:
@@ -148,6 +213,7 @@ class BatchRunner:
     async def run(self, run_id: str, on_match: OnMatch | None = None) -> None:
         """Play every match of ``run_id`` not yet finished (a fresh run, or one being resumed)."""
         config = run_config(self._store, run_id)
+        before = RunProgress.of(self._store, run_id)
         self._store.set_run_status(run_id, "running")
         resume_unfinished(self._store, run_id)
         existing = {m.match_index: m for m in self._store.run_matches(run_id)}
@@ -178,7 +244,7 @@ class BatchRunner:
             left = interrupt_unfinished(self._store, run_id, err)
             if isinstance(err, (KeyboardInterrupt, asyncio.CancelledError)):
                 raise
-            raise RunInterrupted(run_id, err, left) from err
+            raise RunInterrupted(run_id, err, left, stalled=before.stalled(self._store, run_id, err)) from err
         self._store.set_run_status(run_id, "finished")
 
     async def _play(self, game: Game[Any], config: RunConfig, run_id: str, planned: PlannedMatch,

@@ -12,13 +12,16 @@ binding (``--role``) or the game's default. The evaluated seats get the run's mo
   so plays every evaluated seat exactly once per game number, on the same setup, and (with more seats than
   models) a model may hold several seats of one match.
 
-Matches are interleaved by game number, then game, so a partial run covers every game and model evenly.
+Matches are interleaved by game number, then game, so a partial run covers every game and model evenly. Each
+game number holds ``len(games) * len(models)`` matches (a game with one evaluated seat gets one match per model, a
+table one rotation per model), so a match's index is known without planning the ones before it: the plan is a
+generator (:func:`iter_plan`), and a run of a large ``n`` starts at once. ``n`` is at most :data:`MAX_N`.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,7 +35,10 @@ from playeval.core.inputs import check_options
 from playeval.core.match import MatchSpec
 from playeval.core.registry import GameRegistry
 from playeval.core.rng import derive_seed, match_rng
+from playeval.models.model import MAX_TIMEOUT_S
 
+MAX_N = 100_000
+"""The most game numbers a run may have (``--n``): checked before anything is planned or recorded."""
 SCRIPTED = "scripted"
 LOCAL = "local"
 SEAT_BINDING = "seat:"
@@ -53,13 +59,13 @@ class RunConfig(BaseModel):
     level: int = 1
     models: tuple[str, ...]
     opponent: str
-    n: int = Field(ge=1)
+    n: int = Field(ge=1, le=MAX_N)
     seed: int = 0
     concurrency: int = Field(default=1, ge=1)
     secret_sets: dict[str, str] = Field(default_factory=dict)
     temperature: float = Field(default=0.0, ge=0.0, le=2.0)
     max_retries: int = Field(default=2, ge=0)
-    timeout_s: float | None = Field(default=None, gt=0)
+    timeout_s: float | None = Field(default=None, gt=0, le=MAX_TIMEOUT_S)
     """Seconds an attempt of a model call may take (``--timeout``); ``None``: each provider's own timeout."""
     roles: dict[str, str] = Field(default_factory=dict)
     options: dict[str, dict[str, Scalar]] = Field(default_factory=dict)
@@ -103,6 +109,16 @@ class RunConfig(BaseModel):
             if unknown:
                 raise ValueError(f"{what} given for games not in the run: {', '.join(unknown)}")
         return self
+
+    @property
+    def matches_per_number(self) -> int:
+        """How many matches each game number holds (see the module's note on the schedule)."""
+        return len(self.games) * len(self.models)
+
+    @property
+    def size(self) -> int:
+        """How many matches the run holds, without planning them."""
+        return self.n * self.matches_per_number
 
     @property
     def label(self) -> str:
@@ -199,11 +215,14 @@ def _lineups(game: Game[Any], config: RunConfig, spec: MatchSpec, number: int) -
     return [{**{name: order[(j + r) % k] for j, name in enumerate(evaluated)}, **others} for r in range(k)]
 
 
-def plan_matches(config: RunConfig, registry: GameRegistry, default_model: str) -> list[PlannedMatch]:
-    """Every match of the run, in play order (see the module's note on the schedule)."""
+def iter_plan(config: RunConfig, registry: GameRegistry, default_model: str,
+              numbers: Iterable[int] | None = None) -> Iterator[PlannedMatch]:
+    """The run's matches in play order, each planned when it is taken (see the module's note on the schedule);
+    only those of the game numbers ``numbers`` (ascending; default: all)."""
     games = {name: registry.get(name) for name in config.games}
-    planned: list[PlannedMatch] = []
-    for number in range(config.n):
+    per_number = config.matches_per_number
+    for number in range(config.n) if numbers is None else numbers:
+        index = number * per_number
         for name, game in games.items():
             seed = derive_seed(config.seed, name, config.level, number)
             spec = match_spec(game, config, seed)
@@ -212,6 +231,17 @@ def plan_matches(config: RunConfig, registry: GameRegistry, default_model: str) 
                 seats = {seat.name: _seat(seat.name, lineup[seat.name], spec, evaluated=seat.name in evaluated)
                          for seat in game.table(spec)}
                 roles = role_assignments(game, config, seats, default_model)
-                planned.append(PlannedMatch(index=len(planned), game=name, game_number=number, rotation=rotation,
-                                            seed=seed, spec=spec, seats=tuple(seats.values()), roles=roles))
-    return planned
+                yield PlannedMatch(index=index, game=name, game_number=number, rotation=rotation, seed=seed,
+                                   spec=spec, seats=tuple(seats.values()), roles=roles)
+                index += 1
+
+
+def plan_matches(config: RunConfig, registry: GameRegistry, default_model: str) -> list[PlannedMatch]:
+    """Every match of the run, in play order, as a list (mind ``n``: :func:`iter_plan` plans as it goes)."""
+    return list(iter_plan(config, registry, default_model))
+
+
+def first_matches(config: RunConfig, registry: GameRegistry, default_model: str) -> list[PlannedMatch]:
+    """The matches of game number 0: every game's setup and every model, role and option the run uses, planned
+    (so a bad option or an unknown model fails before a run is recorded) without planning the rest."""
+    return list(iter_plan(config, registry, default_model, numbers=range(1)))

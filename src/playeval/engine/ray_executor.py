@@ -25,7 +25,7 @@ import asyncio
 import logging
 import os
 import socket
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from typing import Any
 
 import ray
@@ -189,19 +189,23 @@ class RayRunner:
                 ray.shutdown()
                 self._joined = False
 
-    async def _play(self, db_url: str, run_id: str, config: RunConfig, pending: list[PlannedMatch],
+    async def _play(self, db_url: str, run_id: str, config: RunConfig, pending: Iterable[PlannedMatch],
                     on_match: OnMatch | None) -> None:
         config_json = config.model_dump(mode="json")
-        waiting = list(reversed(pending))
+        waiting = iter(pending)  # planned as each is sent
         in_flight: dict[asyncio.Future[Any], tuple[ray.ObjectRef[Any], PlannedMatch]] = {}
         try:
-            while waiting or in_flight:
-                while waiting and len(in_flight) < config.concurrency:
-                    planned = waiting.pop()
+            while True:
+                while len(in_flight) < config.concurrency:
+                    planned = next(waiting, None)
+                    if planned is None:
+                        break
                     ref = _remote_play.options(max_retries=self._max_task_retries, retry_exceptions=False,
                                                name=task_name(run_id, planned.index)).remote(
                         db_url, run_id, config_json, _PLANNED.dump_python(planned, mode="json"), self._use_cache)
                     in_flight[asyncio.wrap_future(ref.future())] = (ref, planned)
+                if not in_flight:
+                    break
                 done, _ = await asyncio.wait(in_flight, return_when=asyncio.FIRST_COMPLETED)
                 for future in done:
                     _, planned = in_flight.pop(future)

@@ -69,7 +69,10 @@ def move_grammar(left: int) -> str:
     return f'root ::= "MORE: " ({counts}) | "GUESS: " [^\\n]{{5,300}}\n'
 
 
-_MORE = re.compile(r"^\W*more\W*(\d{1,3})\b", re.IGNORECASE)
+# The count is ASCII digits with no sign before them: "MORE: -3" and "MORE: " + a full-width 3 are format errors, not
+# "MORE: 3" ("\W*" would skip the minus and "\d" takes any script's digits).
+_MORE = re.compile(r"^\W*more\W*(?<![-+\u2212\uff0d\uff0b])([0-9]{1,3})\b", re.IGNORECASE)
+_MORE_COUNT = re.compile(r"^\W*more\W*\d", re.IGNORECASE)  # a count _MORE refused: signed, in other digits, too long
 _GUESS = re.compile(r"^\W*guess\s*[:\-]\s*(?P<rule>\S.*)$", re.IGNORECASE)
 _VERDICT = re.compile(r"verdict\s*:\s*\**\s*(yes|no)\b", re.IGNORECASE)
 # A verdict hedged between the two: "Verdict: yes or no", "yes/no", "yes, no" at the end of its line.
@@ -409,6 +412,8 @@ class GuessRuleGame(GameBase):
             if _AFTER_MORE.search(line, more.end()):
                 raise FormatError("give one move, not two: 'MORE: <n>' or 'GUESS: <rule>'.")
             return Action(seat=PLAYER, kind="more", text=more.group(1))
+        if _MORE_COUNT.match(line):
+            raise FormatError("'MORE: <n>' takes a count of one to three digits 0-9 with no sign, such as 'MORE: 2'.")
         guess = _GUESS.match(line)
         if guess and _ANOTHER_MOVE.search(guess.group("rule")):
             raise FormatError("give one move, not two: 'MORE: <n>' or 'GUESS: <rule>'.")

@@ -13,7 +13,7 @@ Models never touch the playeval store; their response cache is a separate file.
 from playeval.models.cache import ResponseCache, default_cache_path
 from playeval.models.catalog import DEFAULT_MODEL, KNOWN_LOCAL_MODELS
 from playeval.models.errors import MissingAPIKey, MissingWeights, ModelError, TransientModelError, UnknownModel
-from playeval.models.model import Model, to_call_record
+from playeval.models.model import MAX_TIMEOUT_S, Model, check_timeout, to_call_record
 from playeval.models.providers.mock import MockScript
 from playeval.models.registry import ModelHub
 from playeval.models.types import GenerationConfig, ModelRequest, ModelResponse, Provider, ProviderResult
@@ -22,6 +22,7 @@ from playeval.models.usage import Usage
 __all__ = [
     "DEFAULT_MODEL",
     "KNOWN_LOCAL_MODELS",
+    "MAX_TIMEOUT_S",
     "GenerationConfig",
     "MissingAPIKey",
     "MissingWeights",
@@ -37,6 +38,7 @@ __all__ = [
     "TransientModelError",
     "UnknownModel",
     "Usage",
+    "check_timeout",
     "default_cache_path",
     "to_call_record",
 ]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import random
 import time
 from collections.abc import Awaitable, Callable
@@ -20,6 +21,18 @@ _log = logging.getLogger(__name__)
 
 DEFAULT_MAX_RETRY_S = 120.0
 """Default bound on the time one call may spend on its attempts and the waits between them."""
+MAX_TIMEOUT_S = 3600.0
+"""The longest an attempt of a model call may be given (``--timeout``): one hour. A call therefore ends, replied
+or given up, within ``max(timeout_s, max_retry_s)`` seconds (plus the wait for a free slot of its provider)."""
+
+
+def check_timeout(seconds: float) -> float:
+    """``seconds`` if it is a valid timeout of an attempt (a number above 0 and at most ``MAX_TIMEOUT_S``);
+    ``ValueError`` with a one-line reason otherwise (0, a negative number, ``inf``, ``nan``)."""
+    if not (math.isfinite(seconds) and 0 < seconds <= MAX_TIMEOUT_S):
+        raise ValueError(f"a timeout is a number of seconds above 0 and at most {MAX_TIMEOUT_S:g} (one hour), "
+                         f"not {seconds:g}")
+    return seconds
 
 
 class Model:
@@ -36,7 +49,9 @@ class Model:
     (``TransientModelError.retry_after_s``, an HTTP 429's ``Retry-After``, plus
     up to 10 % so that calls refused together do not return together), giving
     up at once if that does not fit in the bound; otherwise exponential backoff
-    with full jitter. ``clock`` and ``sleep`` (``time.monotonic`` and
+    with full jitter. A call so ends within ``max(timeout_s, max_retry_s)``
+    seconds of its first attempt, whatever the timeout: ``timeout_s`` must be
+    at most ``MAX_TIMEOUT_S`` and ``max_retry_s`` finite. ``clock`` and ``sleep`` (``time.monotonic`` and
     ``asyncio.sleep``) measure the bound and wait; tests pass fakes. A fresh
     result is stored in the cache. A cache hit comes back with ``cached=True``, ``attempts=0`` and the
     (near zero) latency of the lookup; its token counts are those of the
@@ -63,10 +78,9 @@ class Model:
     ) -> None:
         if max_retries < 0:
             raise ValueError("max_retries must be >= 0")
-        if timeout_s <= 0:
-            raise ValueError("timeout_s must be > 0")
-        if max_retry_s < 0:
-            raise ValueError("max_retry_s must be >= 0")
+        check_timeout(timeout_s)
+        if not (math.isfinite(max_retry_s) and max_retry_s >= 0):
+            raise ValueError(f"max_retry_s must be a finite number of seconds >= 0, not {max_retry_s:g}")
         self._address = address
         self._provider = provider
         self._model_name = model_name

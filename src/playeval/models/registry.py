@@ -11,7 +11,8 @@ takes no arguments and returns a provider), loaded only when asked for.
 Each attempt of a call is cut after a timeout: the hub's ``timeout_s`` when
 given (``playeval run --timeout``), else the provider's own ``timeout_s``
 attribute, else ``PROVIDER_TIMEOUTS_S`` for its name, else
-``DEFAULT_TIMEOUT_S``. ``max_retry_s`` bounds the time one call may spend on
+``DEFAULT_TIMEOUT_S``; never more than ``MAX_TIMEOUT_S`` (one hour: a larger
+``timeout_s`` is refused, a provider's own is cut to it). ``max_retry_s`` bounds the time one call may spend on
 all its attempts (see ``Model``).
 """
 
@@ -26,7 +27,7 @@ from typing import Protocol, Self, runtime_checkable
 
 from playeval.models.cache import ResponseCache, default_cache_path
 from playeval.models.errors import UnknownModel
-from playeval.models.model import DEFAULT_MAX_RETRY_S, Model
+from playeval.models.model import DEFAULT_MAX_RETRY_S, MAX_TIMEOUT_S, Model, check_timeout
 from playeval.models.providers.mock import MockScript
 from playeval.models.types import Provider
 from playeval.models.usage import Usage
@@ -76,8 +77,8 @@ class ModelHub:
         self._mock_scripts: Mapping[str, MockScript] = MappingProxyType(dict(mock_scripts or {}))
         self._model_dir = model_dir
         self._timeout_s = timeout_s
-        if timeout_s is not None and timeout_s <= 0:
-            raise ValueError(f"the timeout must be a positive number of seconds, not {timeout_s:g}")
+        if timeout_s is not None:
+            check_timeout(timeout_s)
         self._max_retries = max_retries
         self._max_retry_s = max_retry_s
         self._backoff_base_s = backoff_base_s
@@ -138,7 +139,7 @@ class ModelHub:
             return self._timeout_s
         own = getattr(self.provider(provider_name), "timeout_s", None)
         if isinstance(own, int | float) and own > 0:
-            return float(own)
+            return min(float(own), MAX_TIMEOUT_S)  # nan fails ``own > 0``; inf is cut
         return PROVIDER_TIMEOUTS_S.get(provider_name, DEFAULT_TIMEOUT_S)
 
     def provider(self, name: str) -> Provider:

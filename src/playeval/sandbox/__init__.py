@@ -43,7 +43,7 @@ bounded by ``start_timeout_s``, a worker that does not start is ``crashed``) or 
 
 What the code can use: plain Python (arithmetic, strings and their methods, comprehensions, generators,
 lambdas, ``try``, f-strings, ``print``, which goes nowhere), the builtins ``abs all any ascii bin bool bytes
-callable chr complex dict divmod enumerate filter float format frozenset getattr hasattr hash hex int isinstance
+callable chr complex dict divmod enumerate filter float format frozenset getattr hasattr hex int isinstance
 issubclass iter len list map max min next oct ord pow range repr reversed round set slice sorted str sum tuple
 zip`` and the common exception types, and read-only views of ``math``, ``re`` (its functions and flags) and
 ``string`` (its constants and ``capwords``), by name or by ``import``.
@@ -52,7 +52,9 @@ How it is enforced
 ------------------
 Two independent barriers. The code is compiled with RestrictedPython's policy, tightened (``_policy``), and
 runs with guards for attribute access, imports and writes (``_guards``); that happens in a separate worker
-process started with ``python -I -S -B``, an empty environment, no inherited descriptors but its three pipes,
+process started with ``python -s -P -S -B``, an environment holding only a fixed ``PYTHONHASHSEED`` (so a set of
+strings iterates in the same order in every worker: a rule's truth never depends on the process; ``hash`` itself
+is refused), no inherited descriptors but its three pipes,
 in a new session. Before it reads any rule, the worker confines itself for good (``_isolation``), each layer
 tried and reported by ``Sandbox.isolation()`` (a layer the kernel refuses is skipped and reported, not
 fatal): new network (no interface but its own loopback), IPC and UTS namespaces (inside a new user namespace

@@ -25,7 +25,7 @@ from ._policy import ALLOWED_MODULES
 
 _SAFE_BUILTIN_NAMES: Final = (
     "abs", "all", "any", "ascii", "bin", "bool", "bytes", "callable", "chr", "complex", "dict", "divmod",
-    "enumerate", "filter", "float", "format", "frozenset", "hash", "hex", "int", "isinstance", "issubclass",
+    "enumerate", "filter", "float", "format", "frozenset", "hex", "int", "isinstance", "issubclass",
     "iter", "len", "list", "map", "max", "min", "next", "oct", "ord", "pow", "range", "repr", "reversed",
     "round", "set", "slice", "sorted", "str", "sum", "tuple", "zip",
     "ArithmeticError", "AssertionError", "AttributeError", "Exception", "IndexError", "KeyError",

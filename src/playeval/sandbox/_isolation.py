@@ -195,7 +195,7 @@ def confine(limits: Limits) -> dict[str, str]:
     libc = ctypes.CDLL(None, use_errno=True)
     seccomp_library = _seccomp.load_library()  # before the chroot: it is a file
     root = os.geteuid() == 0
-    report: dict[str, str] = {"environment": "cleared: started with none, 0 variables now"}
+    report: dict[str, str] = {"environment": "cleared: started with PYTHONHASHSEED only, 0 variables now"}
     report["namespaces"] = _unshare(libc, root)
     report["network"] = _network()
     report["filesystem"] = _chroot()

@@ -8,7 +8,8 @@ iteration, unpacking and writes into calls of the guards in ``_guards``. On top 
 - class definitions (no user types: no special methods, no metaclasses);
 - imports other than ``math``, ``re`` and ``string`` (the sandbox's own read-only views of them);
 - loading builtins that give access to the interpreter (``open``, ``exec``, ``eval``, ``compile``,
-  ``globals``, ``vars``, ``type``, ``object``...) unless the code binds that name itself.
+  ``globals``, ``vars``, ``type``, ``object``...) or whose value depends on the process (``hash`` of a string
+  is salted per interpreter, ``id`` is an address), unless the code binds that name itself.
 
 Parsing is separate from the policy so that the caller can tell a ``syntax`` error from a ``forbidden`` one.
 """
@@ -30,7 +31,7 @@ FORBIDDEN_BUILTINS: Final = frozenset({
     "open", "exec", "eval", "compile", "globals", "locals", "vars", "dir", "type", "object", "super",
     "setattr", "delattr", "input", "breakpoint", "help", "exit", "quit", "memoryview", "bytearray",
     "classmethod", "staticmethod", "property", "id", "reload", "execfile", "file", "copyright", "credits",
-    "license", "aiter", "anext",
+    "license", "aiter", "anext", "hash",
 })  # fmt: skip
 
 

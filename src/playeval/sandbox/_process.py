@@ -30,6 +30,11 @@ _BOOTSTRAP: Final = (
     "from _playeval_sandbox_worker._worker import main\n"
     "main(config)\n"
 )
+WORKER_ENVIRONMENT: Final = {"PYTHONHASHSEED": "0"}
+"""A worker's whole environment. The fixed hash seed makes the order of a set or dict of strings the same in
+every worker, so a rule's truth cannot depend on the process that ran it (``hash`` itself is not offered to
+rules). The worker is started with ``-s -P`` rather than ``-I`` (which implies ``-E`` and would ignore the seed);
+with no other variable set, that is the same isolation."""
 _HELLO_LIMIT: Final = 1 << 16
 _STDERR_LIMIT: Final = 4096
 _REAP_SECONDS: Final = 2.0
@@ -68,11 +73,11 @@ class WorkerProcess:
         folder = str(Path(__file__).resolve().parent)
         self._config = config
         self._popen = subprocess.Popen(
-            [config.python, "-I", "-S", "-B", "-c", _BOOTSTRAP, settings, folder, *_import_paths()],
+            [config.python, "-s", "-P", "-S", "-B", "-c", _BOOTSTRAP, settings, folder, *_import_paths()],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
-            env={},
+            env=WORKER_ENVIRONMENT,
             cwd="/",
             close_fds=True,
             start_new_session=True,

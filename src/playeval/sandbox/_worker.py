@@ -1,6 +1,7 @@
 """The worker process: confine itself, say hello, then answer requests until its input closes.
 
-The caller starts it as ``python -I -S -B -c BOOTSTRAP CONFIG FOLDER PATH...`` with an empty environment, in a
+The caller starts it as ``python -s -P -S -B -c BOOTSTRAP CONFIG FOLDER PATH...`` with an environment holding only
+a fixed ``PYTHONHASHSEED`` (``_process.WORKER_ENVIRONMENT``), in a
 new session, with only its three standard descriptors (all pipes to the caller). The bootstrap loads this
 folder as a private package, so the worker imports only its own modules (``_worker``, ``_runtime``,
 ``_guards``, ``_policy``, ``_isolation``, ``_seccomp``, ``_protocol``), RestrictedPython and the standard

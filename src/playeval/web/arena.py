@@ -32,7 +32,7 @@ from playeval.web.errors import Conflict, Forbidden, Invalid, MoveRefused, NotFo
 from playeval.web.keeper import LEFT, SeatKeeper
 from playeval.web.loads import LoadCache
 from playeval.web.log_watch import LogWatch, Mark
-from playeval.web.moves import attempt_of, check_current, check_reply, open_ask
+from playeval.web.moves import attempt_of, check_current, check_not_repeated, check_reply, open_ask
 from playeval.web.offload import Background, off_loop
 from playeval.web.present import match_view, replay_view, summary
 from playeval.web.runner import ModelRunner
@@ -185,6 +185,8 @@ class Arena:
             table = self.keeper.enforce(loaded)
             ask = open_ask(table, held.seat, body.party)
             check_current(table, held.seat, ask, body.seq, self.settings.local_model)
+            if body.seq is None:
+                check_not_repeated(table, ask, body.text)
             attempt = attempt_of(table, ask, body.text)
             loaded = table.loaded
             recorder = TailRecorder(self.store, loaded.seq)

@@ -96,7 +96,9 @@ class Join(_Body):
 
 class Move(_Body):
     """A person's move. ``seq``: the ``seq`` of the view the move was made on (a move on an outdated view, one
-    whose ask is no longer the one awaited, is refused with 409); ``null`` skips that check. ``party``: the seat
+    whose ask is no longer the one awaited, is refused with 409); ``null`` skips that check, but a move that
+    repeats the person's last one, made for an ask of another kind (a vote sent again once the next round asks
+    for a statement), is refused with 409. ``party``: the seat
     or role whose open ask this answers, when the person has several open asks at once (default: their only
     one)."""
 

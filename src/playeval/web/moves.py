@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from playeval.core.ask import Ask
 from playeval.core.attempt import Attempt
+from playeval.core.events import ActionApplied, AskIssued, ReplyReceived
 from playeval.engine.master import judge
 from playeval.web.errors import Conflict
 from playeval.web.table import Table, build_table, seat_key
@@ -49,6 +50,27 @@ def check_current(table: Table, seat: str, ask: Ask, seq: int | None, local_mode
     before = [old for old in then.asks_of(seat) if old.party == ask.party]
     if not before or seat_key(then, before[0]) != seat_key(table, ask):
         raise Conflict("the match has moved on since the view this move was made on; reload it")
+
+
+def check_not_repeated(table: Table, ask: Ask, text: str) -> None:
+    """409 for a move sent without ``seq`` that repeats the party's last applied move, made for an ask of another
+    kind: a vote sent again (a retried request, a second click) would otherwise become the next round's
+    statement. A move sent with ``seq`` is checked by :func:`check_current` instead."""
+    events = table.loaded.events
+    for at in range(len(events) - 1, 0, -1):
+        applied = events[at]
+        if not (isinstance(applied, ActionApplied) and applied.action.party == ask.party):
+            continue
+        reply = events[at - 1]
+        if not (isinstance(reply, ReplyReceived) and reply.party == ask.party):
+            return  # a move made for the party (a stand-in, a take-over), not a reply it sent
+        answered = next((event for event in reversed(events[:at - 1])
+                         if isinstance(event, AskIssued) and event.party == ask.party), None)
+        if answered is not None and answered.kind != ask.kind and reply.text.strip() == text.strip():
+            raise Conflict(f"this repeats your last move ({answered.kind}: {reply.text.strip()!r}), which was "
+                           f"already taken; the match now awaits your {ask.kind}. To send it as that, send it "
+                           "with the seq of the view it was made on")
+        return
 
 
 def attempt_of(table: Table, ask: Ask, text: str) -> Attempt:

@@ -25,6 +25,13 @@ how many times in a row this endpoint has failed that same request (so a retry d
 kept only while a request keeps failing, so memory does not grow with the run. Requests with identical
 content in matches played at once share their count, so with concurrency above 1 which of them draws which
 fault can depend on timing; at concurrency 1 a run repeats exactly.
+
+**Across resumes.** The counts live in the process (one endpoint per hub), so a new process, such as
+``playeval run --resume``, starts them at zero and draws every request's faults afresh from the same seed: the
+same request meets the same faults in the same order. A call that gave up (a fault on every one of its
+attempts) therefore gives up again, at the same move, on every resume; the resume stops there and says it made
+no progress (``RunInterrupted.stalled``) instead of suggesting another. Such a run cannot be finished with the
+same address; run it again with another ``seed`` or lower fault probabilities.
 """
 
 from __future__ import annotations
