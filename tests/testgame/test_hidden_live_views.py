@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "web"))
 
 from arena_client import MOCK, make_settings, rule_game_roles, running, sse_views, wait_view
 
-from playeval.core import Disclosure, Game, default_registry, inputs_for
+from playeval.core import Ask, Disclosure, FormatError, Game, RuleViolation, default_registry, inputs_for
 from playeval.engine.master import state_from_events
 from playeval.store import Store
 from playeval.web.table import build_table, load
@@ -148,3 +148,40 @@ async def test_no_live_view_of_any_seat_shows_what_only_the_end_reveals(
         # the check is not empty: some seat held a hidden part, and once over everyone sees every part revealed
         ends = [views[-1] for _, views in played.values()]
         assert any(item["revealed_label"] != item["label"] for end in ends for item in end["disclosures"])
+
+
+async def _asks_played(game: Game[Any], seed: int, steps: int = 80) -> tuple[list[Ask], list[Disclosure]]:
+    """Every ask of a match played by the game's scripted players (until its end, a refused move, or ``steps``
+    asks), and the hidden parts it made."""
+    spec = game.new_spec(1, seed, random.Random(seed))
+    state = game.initial_state(spec)
+    players: dict[str, Any] = {}
+    asked: list[Ask] = []
+    while game.outcome(state) is None and len(asked) < steps:
+        for ask in game.next_asks(state):
+            asked.append(ask)
+            player = players.setdefault(ask.party, game.scripted_player(ask.party, spec))
+            reply = await player.act(ask)
+            try:
+                state = game.apply(state, game.parse(state, ask, str(reply.text)))
+            except (FormatError, RuleViolation):
+                return asked, list(game.disclosures(spec, state))
+    return asked, list(game.disclosures(spec, state))
+
+
+@pytest.mark.parametrize("game_id", [*_all_games(), "council"])
+async def test_no_ask_to_a_seat_carries_what_only_the_end_reveals(game_id: str,
+                                                                   council_installed: dict[str, str]) -> None:
+    """What a seat's model is given (its ask's display, instructions and messages) keeps to the same rule as the
+    person's views: no revealed label of a hidden part."""
+    game = default_registry().get(game_id)
+    for seed in (0, 1):
+        asked, parts = await _asks_played(game, seed)
+        to_seats = [ask for ask in asked if ask.seat is not None]
+        assert to_seats, f"{game_id}: no ask to a seat"
+        for ask in to_seats:
+            text = "\n".join([ask.display, ask.instructions, *(message.content for message in ask.messages)])
+            live_labels = {part.label for part in parts if ask.seat in part.seats}
+            shown = [part.revealed_label for part in parts if part.revealed_label != part.label
+                     and part.revealed_label not in live_labels and part.revealed_label in text]
+            assert not shown, f"{game_id}: {ask.seat}'s {ask.kind} ask shows {shown}"

@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict
 
 from playeval.core.ask import Ask
 from playeval.core.events import ActionApplied, Event, SeatAssignment, SeatEliminated
+from playeval.core.hidden import disclosed_to as disclosed_to  # its home before core.hidden
 from playeval.core.info import (
     Disclosure,
     GameOption,
