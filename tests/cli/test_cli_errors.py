@@ -208,3 +208,36 @@ def test_mock_run_results_and_export(tmp_path: Path) -> None:
         assert match.outcome is not None and match.outcome.status == "forfeit"  # both mocks never make a legal move
         assert game.outcome(state) is None and game.rounds(state) == match.outcome.rounds == 0
         assert len(exported_match.calls) == 3  # the ask and two re-asks, each a recorded model call
+
+
+@pytest.mark.parametrize(("args", "problem"), [
+    (("run", "undercover", "--models", "mock/player", "--opponent", "mock/player", "--n", "1", "--role",
+      "judge=seat:player2"), ("undercover: the role judge cannot be bound to seat player2: its asks show the hidden "
+                             "player1_word, which player2 may not see")),
+    (("run", "akinator", "--models", "mock/player", "--opponent", "scripted", "--n", "1", "--role",
+      "judge=seat:guesser"), ("akinator: the role judge cannot be bound to seat guesser: its asks show the hidden "
+                             "secret, which guesser may not see")),
+    (("run", "static_picnic", "--models", "mock/player", "--n", "1", "--role", "judge=seat:player"),
+     "static_picnic: the role judge cannot be bound to seat player: its asks show the hidden rule"),
+    (("play", "undercover", "--as", "player1", "--model", "mock/player", "--role", "judge=seat:player1"),
+     ("undercover: the role judge cannot be bound to seat player1: its asks show the hidden player2_word, which "
+     "player1 may not see")),
+])
+def test_a_role_is_not_bound_to_a_seat_that_may_not_see_its_asks(tmp_path: Path, args: tuple[str, ...],
+                                                                 problem: str) -> None:
+    """Before the match starts, in one line, and nothing is recorded (the terminal gets no stdin: a refused
+    binding asks the person nothing)."""
+    line = only_error(run_cli(*args, tmp_path=tmp_path))
+    assert problem in line
+    db = tmp_path / "cli.db"
+    if db.exists():
+        with sqlite3.connect(db) as connection:
+            assert connection.execute("SELECT count(*) FROM matches").fetchone()[0] == 0
+        assert run_count(db) == 0
+
+
+def test_akinators_judge_bound_to_the_answerer_plays(tmp_path: Path) -> None:
+    result = run_cli("run", "akinator", "--models", "mock/player", "--opponent", "scripted", "--n", "1", "--role",
+                     "judge=seat:answerer", tmp_path=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert run_count(tmp_path / "cli.db") == 1

@@ -18,7 +18,17 @@ import pytest
 from playeval.analysis.ratings import SeatResult as RatedSeat
 from playeval.analysis.ratings import undercover_elo
 from playeval.analysis.undercover import undercover_games
-from playeval.core import Action, Ask, ConfigError, FormatError, Reply, RuleViolation, disclosed_to
+from playeval.core import (
+    Action,
+    Ask,
+    ConfigError,
+    Disclosure,
+    FormatError,
+    LiveDisclosure,
+    Reply,
+    RuleViolation,
+    disclosed_to,
+)
 from playeval.core.events import ActionApplied, ReplyRejected, SeatAssignment, SeatEliminated
 from playeval.core.registry import default_registry
 from playeval.engine import MemoryRecorder, play_match
@@ -104,8 +114,10 @@ def test_each_seat_is_disclosed_only_its_own_word() -> None:
     spec = start().spec
     for seat in spec.seats:
         [mine] = disclosed_to(game, spec, [seat], over=False)
-        assert mine.value == spec.setup["words"][seat] and mine.seats == (seat,)
-    assert len(disclosed_to(game, spec, [], over=True)) == 6
+        assert mine == LiveDisclosure(key=f"{seat}_word", value=spec.setup["words"][seat], label="Your word")
+    revealed = disclosed_to(game, spec, [], over=True)
+    assert len(revealed) == 6 and all(isinstance(item, Disclosure) and item.seats == (item.key.removesuffix("_word"),)
+                                      for item in revealed)
 
 
 class Recording:

@@ -78,3 +78,18 @@ def test_a_person_plays_council_at_the_terminal(council_installed: dict[str, str
     seats = {s.seat: s for s in match.seats}
     assert seats["north"].player_kind == "human" and seats["east"].model == "mock/player"
     assert [r.role for r in match.roles] == ["judge"]
+
+
+def test_the_judge_is_not_bound_to_a_persons_seat(council_installed: dict[str, str], tmp_path: Path) -> None:
+    """Council's judge is shown both teams' words (``RoleInfo.sees``): bound to the person's seat, it would show
+    north the blue word. The terminal refuses before the match starts, in one line."""
+    db = f"sqlite:///{tmp_path / 'c.db'}"
+    refused = _run(council_installed, "play", "council", "--as", "north", "--model", "mock/player", "--role",
+                   "judge=seat:north", "--db", db, stdin="")
+    assert refused.returncode != 0 and "Traceback" not in refused.stderr
+    assert refused.stderr.strip() == ("error: council: the role judge cannot be bound to seat north: its asks show "
+                                      "the hidden blue_word, which north may not see")
+    assert "word" not in refused.stdout
+    batch = _run(council_installed, "run", "council", "--models", "mock/player", "--opponent", "mock/player",
+                 "--role", "judge=seat:east", "--n", "1", "--db", db)
+    assert batch.returncode != 0 and batch.stderr.strip().endswith("hidden red_word, which east may not see")

@@ -25,8 +25,7 @@ async def test_akinator_as_the_answerer(tmp_path: Path) -> None:
         assert created.status_code == 201, created.text
         start = created.json()
         assert start["token"] and start["you"] == "answerer" and start["mode"] == "play"
-        assert start["disclosures"] == [{"key": "secret", "value": "a cat", "label": "Your secret object",
-                                         "revealed_label": "The object", "seats": ["answerer"], "yours": True}]
+        assert start["disclosures"] == [{"key": "secret", "value": "a cat", "label": "Your secret object"}]
         assert start["invites"] == [] and start["waiting_for"] == []
         guesser, answerer = start["seats"]
         assert guesser == {"seat": "guesser", "label": "Model (hidden until the end)", "is_you": False, "model": None,

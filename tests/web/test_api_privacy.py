@@ -330,3 +330,37 @@ async def test_a_watcher_of_undercover_never_receives_a_word_before_the_end(tmp_
         assert '"disclosures":[{' not in body.replace(" ", "")
     end = view.json()
     assert end["panel"]["forms"] == [] and len(disclosed(end)) == 6
+
+
+@pytest.mark.parametrize(("game", "body", "binding", "problem"), [
+    ("undercover", {"seat": "player1"}, "seat:player1",
+     ("undercover: the role judge cannot be bound to seat player1: its asks show the hidden player2_word, which "
+     "player1 may not see")),
+    ("akinator", {"seat": "answerer", "inputs": {"secret": "a cat"}}, "seat:guesser",
+     ("akinator: the role judge cannot be bound to seat guesser: its asks show the hidden secret, which guesser may "
+     "not see")),
+])
+async def test_a_role_bound_to_a_seat_that_may_not_see_its_asks_is_refused(
+        tmp_path: Path, game: str, body: dict[str, Any], binding: str, problem: str) -> None:
+    """The arena's role bindings (``seat:NAME``) are checked when a table is set up: nothing is stored, and the
+    person is told why in one line."""
+    settings = make_settings(tmp_path, roles={f"{game}.judge": binding})
+    async with running(settings) as client:
+        refused = await client.post("/api/matches", json={"game": game, "model": "mock/player", **body})
+        watched = await client.post("/api/watch", json={"game": game})
+        listed = (await client.get("/api/matches", params={"mode": "watch"})).json()
+    assert refused.status_code == 422 and refused.json()["detail"] == problem
+    assert watched.status_code == 422 and watched.json()["detail"].startswith(f"{game}: the role judge cannot be")
+    assert listed == []
+    with Store.open(settings.db) as store:
+        assert store.web_matches(mode="play", status="running", limit=10) == []
+
+
+async def test_akinators_judge_bound_to_the_answerers_seat_is_the_person(tmp_path: Path) -> None:
+    settings = make_settings(tmp_path, roles={"akinator.judge": "seat:answerer"})
+    async with running(settings) as client:
+        created = await client.post("/api/matches", json={"game": "akinator", "seat": "answerer",
+                                                          "inputs": {"secret": "a cat"}})
+    assert created.status_code == 201, created.text
+    roles = _stored(tmp_path, created.json()["id"]).roles
+    assert [(role.role, role.seat, role.player_kind) for role in roles] == [("judge", "answerer", "human")]

@@ -14,7 +14,8 @@ from playeval.cli.run_cmd import _pairs
 from playeval.core.ask import Ask, Reply
 from playeval.core.errors import ConfigError
 from playeval.core.events import SeatAssignment
-from playeval.core.game import Game, disclosed_to, person_seat
+from playeval.core.game import Game, person_seat
+from playeval.core.hidden import live_disclosures, revealed_disclosures
 from playeval.core.info import PersonInput, Scalar, panel_options
 from playeval.core.inputs import check_inputs, check_options, inputs_for
 from playeval.core.match import MatchSpec, Outcome
@@ -159,8 +160,8 @@ async def _play(game: Game[Any], model: str, human_seat: str, level: int, seed: 
                                        evaluated=info.evaluated and info.name != human_seat)
              for info in table}
     config = RunConfig(games=(game.id,), models=(model,), opponent=model, n=1, level=level, roles=roles)
-    bound = role_assignments(game, config, seats, model)
-    for item in disclosed_to(game, spec, (human_seat,), over=False):
+    bound = role_assignments(game, config, seats, model, spec=spec)
+    for item in live_disclosures(game, spec, (human_seat,)):
         console.print(f"{item.label}: [bold]{item.value}[/] (the model does not see it)")
     async with ModelHub(use_cache=use_cache) as hub:
         others = ", ".join(f"the {name}" for name in seats if name != human_seat)
@@ -183,6 +184,6 @@ async def _play(game: Game[Any], model: str, human_seat: str, level: int, seed: 
     for seat_name, text in game.transcript(state):
         console.print(f"  {seat_name}: {text}", markup=False)
     console.print("\n" + _verdict(outcome, human_seat))
-    for item in disclosed_to(game, spec, (), over=True, state=state):
+    for item in revealed_disclosures(game, spec, state=state):
         console.print(f"{item.revealed_label}: [bold]{item.value}[/]")
     console.print(f"(match {match_id} recorded)")

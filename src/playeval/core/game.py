@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict
 
 from playeval.core.ask import Ask
 from playeval.core.events import ActionApplied, Event, SeatAssignment, SeatEliminated
+from playeval.core.hidden import disclosed_to as disclosed_to  # its home before core.hidden
 from playeval.core.info import (
     Disclosure,
     GameOption,
@@ -122,7 +123,19 @@ class Game(Protocol, Generic[StateT]):
     def disclosures(self, spec: MatchSpec, state: Any = None) -> Sequence[Disclosure]:
         """The match's hidden information: who may see each part while it is played. All of it is revealed
         at the end. ``state``, when given, is the match so far, for hidden parts made during play (a rule a game
-        master wrote); without it a game gives what its spec holds."""
+        master wrote); without it a game gives what its spec holds.
+
+        A seat that may see a part sees only its live form while playing (``label``: "Your word"); its
+        ``revealed_label`` ("player3's word (undercover)") and its ``seats`` are shown to no one before the end
+        (``core.hidden``), so they may name what the holder does not know. What a game puts in its asks,
+        transcript and panel it must keep to the same rule itself: a seat's ask shows only what that seat may see.
+        """
+        ...
+
+    def made_in_play(self, spec: MatchSpec) -> tuple[str, ...]:
+        """The keys of the hidden parts this match makes during play (a rule its game master writes), which
+        ``disclosures`` gives only from a state. No seat may see them while the match is played, so a role whose
+        asks carry one (``RoleInfo.sees``) is bound to no seat. Default: none."""
         ...
 
     def panel(self, state: StateT, viewer: str | None) -> Panel | None:
@@ -164,6 +177,9 @@ class GameBase:
         return None
 
     def disclosures(self, spec: MatchSpec, state: Any = None) -> Sequence[Disclosure]:
+        return ()
+
+    def made_in_play(self, spec: MatchSpec) -> tuple[str, ...]:
         return ()
 
     def panel(self, state: Any, viewer: str | None) -> Panel | None:
@@ -317,11 +333,3 @@ def panel_of(game: Game[Any], state: Any, viewer: str | None) -> Panel | None:
     the hook existed that does not derive from :class:`GameBase`)."""
     hook = getattr(game, "panel", None)
     return hook(state, viewer) if hook is not None else None
-
-
-def disclosed_to(game: Game[Any], spec: MatchSpec, seats: Iterable[str], *, over: bool,
-                 state: Any = None) -> list[Disclosure]:
-    """The hidden information a viewer holding ``seats`` may see now (everything, once the match is over);
-    ``state`` is the match so far, when the caller has it (see ``Game.disclosures``)."""
-    held = set(seats)
-    return [item for item in game.disclosures(spec, state) if over or held.intersection(item.seats)]

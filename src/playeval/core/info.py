@@ -40,6 +40,12 @@ class RoleInfo(_Info):
     name: str
     does: str
     default: str = "local"
+    sees: tuple[str, ...] = ()
+    """The keys of the match's hidden parts (``Game.disclosures``) that this role's asks may carry: a judge shown
+    each seat's word lists every word's key. A binding of the role to a seat (``seat:NAME``) is refused before the
+    match starts when one of them is a part that seat may not see (:func:`playeval.core.hidden.check_role_seat`),
+    so a person holding the seat never reads, in the role's asks, what their seat hides from them. A key the game
+    makes during play (``Game.made_in_play``, a rule a game master writes) is one no seat may see."""
     panel_option: str | None = None
     """A role several players may hold at once (a panel of judges): a binding that lists several models,
     ``judge=A,B``, seats one member per model, named ``judge``, ``judge#2``, ... (:func:`panel_member`), and the
@@ -145,19 +151,34 @@ class MetricSpec(_Info):
     missing_note: str | None = None
 
 
-class Disclosure(_Info):
-    """One piece of hidden information of a match: who may see it while it is played, and how it is labelled.
-
-    Everything a game discloses is revealed to everyone once the match is over. ``key`` names it in transcripts
-    (``secret='a cat'``); ``label`` is what its holder reads ("Your word"), ``revealed_label`` what everyone reads
-    at the end ("The word").
-    """
+class LiveDisclosure(_Info):
+    """A hidden part of a match as its holder sees it while the match is played (``Disclosure.live``): what it is
+    (``key``), its value, and the label its holder reads ("Your word"). Nothing else: no other holder, and not
+    the label meant for the end."""
 
     key: str
     value: str
-    seats: tuple[str, ...] = ()
     label: str
+
+
+class Disclosure(LiveDisclosure):
+    """One piece of hidden information of a match: who may see it while it is played, and how it is labelled.
+
+    It has two forms. While the match is played, a seat among ``seats`` sees its *live form*
+    (:meth:`live`: ``key``, ``value`` and ``label``, what its holder reads: "Your word"), and nobody else sees
+    anything of it. Once the match is over everyone sees its *revealed form*: the whole of it, with
+    ``revealed_label``, what everyone reads at the end ("player3's word (undercover)"), and ``seats``, who held it.
+    So ``label`` must say nothing the holder may not know while playing, and ``revealed_label`` may say anything:
+    the core never shows it, nor ``seats``, before the end (``playeval.core.hidden``). ``key`` names the part in
+    transcripts and exports (``secret='a cat'``) and in ``RoleInfo.sees``.
+    """
+
+    seats: tuple[str, ...] = ()
     revealed_label: str
+
+    def live(self) -> LiveDisclosure:
+        """The form its holder sees while the match is played."""
+        return LiveDisclosure(key=self.key, value=self.value, label=self.label)
 
 
 SKILL_ORDER: tuple[str, ...] = ("deductive", "abductive", "inductive", "multi-hop")

@@ -30,6 +30,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from playeval.core.errors import ConfigError
 from playeval.core.events import RoleAssignment, SeatAssignment
 from playeval.core.game import Game
+from playeval.core.hidden import check_role_seat
 from playeval.core.info import Scalar, binding_members, panel_member, panel_options
 from playeval.core.inputs import check_options
 from playeval.core.match import MatchSpec
@@ -175,10 +176,14 @@ def _seat(name: str, address: str, spec: MatchSpec, *, evaluated: bool) -> SeatA
 
 
 def role_assignments(game: Game[Any], config: RunConfig, seats: Mapping[str, SeatAssignment],
-                     default_model: str) -> tuple[RoleAssignment, ...]:
+                     default_model: str, *, spec: MatchSpec) -> tuple[RoleAssignment, ...]:
     """Each role's binding: the run's, else the game's default (``local``: ``default_model``; ``seat:NAME``:
     that seat's occupant, as a role). A panel role bound to several (``judge=A,B``) gets one assignment per
-    member, ``judge`` and ``judge#2`` (``core.info.panel_member``), as ``match_spec`` told the game their number."""
+    member, ``judge`` and ``judge#2`` (``core.info.panel_member``), as ``match_spec`` told the game their number.
+
+    A role whose asks carry a hidden part a seat may not see is never bound to that seat (``ConfigError``,
+    :func:`playeval.core.hidden.check_role_seat`, against the match ``spec``): batch runs, the terminal and the
+    arena all bind roles here, so none of them shows a seat's holder what the seat hides from them."""
     found: list[RoleAssignment] = []
     for info in game.roles:
         members = binding_members(config.role_binding(game.id, info.name) or info.default)
@@ -194,6 +199,7 @@ def role_assignments(game: Game[Any], config: RunConfig, seats: Mapping[str, Sea
                 held = seats.get(seat)
                 if held is None:
                     raise ConfigError(f"{game.id}: role {info.name} is bound to seat {seat!r}, which the game lacks")
+                check_role_seat(game, spec, name, seat)
                 found.append(RoleAssignment(role=name, player_kind=held.player_kind, model=held.model, seat=seat))
             elif binding == SCRIPTED:
                 found.append(RoleAssignment(role=name, player_kind="scripted"))
@@ -230,7 +236,7 @@ def iter_plan(config: RunConfig, registry: GameRegistry, default_model: str,
             for rotation, lineup in enumerate(_lineups(game, config, spec, number)):
                 seats = {seat.name: _seat(seat.name, lineup[seat.name], spec, evaluated=seat.name in evaluated)
                          for seat in game.table(spec)}
-                roles = role_assignments(game, config, seats, default_model)
+                roles = role_assignments(game, config, seats, default_model, spec=spec)
                 yield PlannedMatch(index=index, game=name, game_number=number, rotation=rotation, seed=seed,
                                    spec=spec, seats=tuple(seats.values()), roles=roles)
                 index += 1

@@ -191,7 +191,8 @@ class GuessRuleGame(GameBase):
 
     id: ClassVar[str]
     roles: ClassVar[tuple[RoleInfo, ...]] = (
-        RoleInfo(name=JUDGE, does="decides whether a guess states the concealed rule", default="local"),)
+        RoleInfo(name=JUDGE, does="decides whether a guess states the concealed rule", default="local",
+                 sees=("rule",)),)
     player_variants: ClassVar[tuple[str, ...]]
     judge_system: ClassVar[str]
     """What the judge is told about the game; ``JUDGE_FORMAT`` follows it."""
@@ -258,6 +259,10 @@ class GuessRuleGame(GameBase):
     def writes_rule(self, spec: MatchSpec) -> bool:
         """Whether the match starts with the rule-writing phase (default: its ``rules`` param is ``generated``)."""
         return spec.params.get("rules") == GENERATED
+
+    def made_in_play(self, spec: MatchSpec) -> tuple[str, ...]:
+        """The rule (and its code) when the game master writes it during the match."""
+        return ("rule", "code") if self.writes_rule(spec) else ()
 
     def draft_ask(self, state: GuessState) -> Ask:
         """The ``game_master``'s ask for a draft, with the rejected drafts and their reasons."""

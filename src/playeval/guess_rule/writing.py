@@ -49,9 +49,10 @@ _HEADER = re.compile(r"^[\s*#>_-]*(?P<name>[A-Za-z]+)[\s*_]*:[\s*_]*(?P<value>[^
 Verdict = Literal["accepted", "rejected"]
 
 WRITING_ROLES: tuple[RoleInfo, ...] = (
-    RoleInfo(name=GAME_MASTER, does="writes the rule's code when rules=generated", default="local"),
+    RoleInfo(name=GAME_MASTER, does="writes the rule's code when rules=generated", default="local",
+             sees=("rule", "code")),
     RoleInfo(name=CODE_EXECUTOR, does="runs a written rule in the sandbox and accepts or rejects it",
-             default="scripted"),
+             default="scripted", sees=("rule", "code")),
 )
 """The roles of a game whose game master writes code: declared by the game, played only when it does."""
 

@@ -3,7 +3,8 @@
 A viewer holds one seat (proven by that seat's token) or none (anyone reading a watched or finished match). A
 view carries the public transcript (``game.transcript``), the seats as players (roles never appear as players),
 the viewer's own open asks (to their seat, or to a role bound to their seat) with the reason their last reply
-was refused, the hidden information the game discloses to the viewer's seat (everything once the match is
+was refused, the hidden information the game discloses to the viewer's seat (in its live form: key, value and
+the holder's label, never the label meant for the end nor who else holds it; everything once the match is
 over), the game's own structured view for the viewer (``Game.panel``, with forms only for the viewer's open asks)
 and at the end the outcome with every seat's result. Never the spec's parameters, never model messages
 (their system prompts hold secrets), never another seat's ask, and nothing of the log but what the game's
@@ -18,7 +19,8 @@ from typing import Any
 
 from playeval.core.ask import Ask
 from playeval.core.events import MatchEnded, SeatAssignment
-from playeval.core.game import Game, disclosed_to, panel_of
+from playeval.core.game import Game, panel_of
+from playeval.core.hidden import live_disclosures, revealed_disclosures
 from playeval.core.match import Outcome
 from playeval.engine.master import pending_rejections
 from playeval.store import MatchRecord, RetroRecord, WebMatchRecord
@@ -26,6 +28,7 @@ from playeval.web.table import HUMAN, Loaded, Table
 from playeval.web.views import (
     ClockView,
     DisclosureView,
+    HeldView,
     InviteView,
     LineView,
     MatchSummary,
@@ -127,13 +130,18 @@ def _last_rejection(table: Table, asks: Sequence[Ask]) -> str | None:
     return None
 
 
-def _disclosures(table: Table, viewer: str | None) -> list[DisclosureView]:
+def _disclosures(table: Table, viewer: str | None) -> list[DisclosureView | HeldView]:
+    """The viewer's own hidden parts in their live form while the match is played; every part revealed, with who
+    held it, once it is over (``core.hidden``)."""
     loaded = table.loaded
-    held = (viewer,) if viewer is not None else ()
+    spec = loaded.match.spec
+    if not loaded.finished:
+        held = (viewer,) if viewer is not None else ()
+        return [HeldView(key=item.key, value=item.value, label=item.label)
+                for item in live_disclosures(table.game, spec, held, state=table.state)]
     return [DisclosureView(key=item.key, value=item.value, label=item.label, revealed_label=item.revealed_label,
                            seats=list(item.seats), yours=viewer in item.seats)
-            for item in disclosed_to(table.game, loaded.match.spec, held, over=loaded.finished,
-                                      state=table.state)]
+            for item in revealed_disclosures(table.game, spec, state=table.state)]
 
 
 def _transcript(table: Table, seats: Sequence[SeatView]) -> list[LineView]:

@@ -39,7 +39,8 @@ class ArenaSettings(BaseModel):
     plays the roles a game binds to ``local`` (a judge); default: playeval's local default model when it is
     among ``models``, else the first of ``models``. ``roles``: bindings of roles, as ``playeval run --role`` takes them:
     ``judge`` (that role in every game) or ``math.judge`` (one game's) to one of ``models``, ``local`` (the role
-    model), ``seat:NAME`` (whoever holds that seat) or ``scripted`` (the game's instant scripted player: a
+    model), ``seat:NAME`` (whoever holds that seat; a table is refused when the role is shown what that seat may
+    not see: ``core.hidden.check_role_seat``) or ``scripted`` (the game's instant scripted player: a
     guess-the-rule judge that accepts only the rule's own words; for demonstrations and tests, never to measure
     anyone); a role not named keeps the game's default. ``writes``/``reads``: per-client rate limits for requests
     that change something (start, join, move, abandon, survey, watch) and for the rest of ``/api``; ``None``

@@ -6,7 +6,8 @@ setter's inputs for their seat checked by ``core.inputs.check_inputs`` (the one 
 ``inputs`` is a dict when people's seats provide inputs (even an empty one: Akinator's person may keep the
 object in their head) and ``None`` otherwise. Roles are bound as batch runs bind them
 (``engine.plan.role_assignments``), the arena's ``roles`` setting first: ``local`` means the arena's role model,
-``seat:NAME`` whoever holds that seat, ``scripted`` the game's scripted player. Every person's seat gets its
+``seat:NAME`` whoever holds that seat (refused, 422, for a role whose asks show what that seat may not
+see: ``core.hidden.check_role_seat``), ``scripted`` the game's scripted player. Every person's seat gets its
 own token; the store keeps only their hashes.
 """
 
@@ -63,9 +64,10 @@ class TableMaker:
             raise Invalid(f"unknown model {address!r}; choose one of: {', '.join(self.settings.models)}")
         return address
 
-    def _roles(self, game: Game[Any], seats: Mapping[str, SeatAssignment]) -> tuple[RoleAssignment, ...]:
+    def _roles(self, game: Game[Any], spec: MatchSpec,
+               seats: Mapping[str, SeatAssignment]) -> tuple[RoleAssignment, ...]:
         try:
-            return bind_roles(game, seats, self.settings.local_model, self.settings.roles)
+            return bind_roles(game, spec, seats, self.settings.local_model, self.settings.roles)
         except ConfigError as err:
             raise Invalid(str(err)) from None
 
@@ -139,7 +141,7 @@ class TableMaker:
         tokens = {name: new_token() for name in people}
         match_id = self.store.create_web_match(
             spec=spec, seats=list(seats.values()), mode="play", people={n: token_hash(t) for n, t in tokens.items()},
-            joined=(seat,), anonymous=drawn, roles=self._roles(game, seats), stand_in=table_model)
+            joined=(seat,), anonymous=drawn, roles=self._roles(game, spec, seats), stand_in=table_model)
         invites = tuple(InviteView(seat=name, url=join_path(match_id, tokens[name])) for name in invited)
         return NewTable(match_id=match_id, seat=seat, token=tokens[seat], invites=invites)
 
@@ -158,7 +160,7 @@ class TableMaker:
             raise Busy("too many model-vs-model matches are running; watch one of them or try again later")
         seats = {info.name: _assignment(info, spec, models[info.name]) for info in game.table(spec)}
         return self.store.create_web_match(spec=spec, seats=list(seats.values()), mode="watch", people={},
-                                           anonymous=False, roles=self._roles(game, seats),
+                                           anonymous=False, roles=self._roles(game, spec, seats),
                                            stand_in=None)
 
 

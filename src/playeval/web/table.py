@@ -27,7 +27,7 @@ from playeval.core.events import (
     SeatTakenOver,
 )
 from playeval.core.game import Game
-from playeval.core.match import Outcome
+from playeval.core.match import MatchSpec, Outcome
 from playeval.engine.master import ask_recorded, current_asks, state_from_events
 from playeval.engine.plan import RunConfig, role_assignments
 from playeval.engine.players import assignments
@@ -87,13 +87,13 @@ def load(store: Store, match_id: str, *, arena_only: bool = True) -> Loaded:
     return Loaded(match=match, web=web, records=tuple(store.event_records(match_id)))
 
 
-def bind_roles(game: Game[Any], seats: Mapping[str, SeatAssignment], local_model: str,
+def bind_roles(game: Game[Any], spec: MatchSpec, seats: Mapping[str, SeatAssignment], local_model: str,
                roles: Mapping[str, str] | None = None) -> tuple[RoleAssignment, ...]:
     """Every role's binding as a run would make it (``engine.plan.role_assignments``): the arena's ``roles``
     (``ArenaSettings.roles``), else the game's default, with ``local`` meaning ``local_model``, and
-    ``seat:NAME`` whoever holds that seat."""
+    ``seat:NAME`` whoever holds that seat (refused for a role whose asks show what that seat may not see)."""
     config = RunConfig(games=(game.id,), models=(local_model,), opponent=local_model, n=1, roles=dict(roles or {}))
-    return role_assignments(game, config, seats, local_model)
+    return role_assignments(game, config, seats, local_model, spec=spec)
 
 
 @dataclass(frozen=True)
@@ -180,7 +180,8 @@ def build_table(game: Game[Any], loaded: Loaded, local_model: str) -> Table:
     roles = {role.role: role for role in role_list}
     missing = [info.name for info in game.roles if info.name not in roles]
     if missing:
-        roles.update((role.role, role) for role in bind_roles(game, seats, local_model) if role.role in missing)
+        roles.update((role.role, role) for role in bind_roles(game, spec, seats, local_model)
+                     if role.role in missing)
     state = state_from_events(game, spec, events)
     rules = game.outcome(state)
     asks = current_asks(game, state, events) if not loaded.finished and rules is None else ()

@@ -75,13 +75,19 @@ class TurnView(_View):
     one_line: bool
 
 
-class DisclosureView(_View):
-    """Hidden information the viewer may see: their own while the match is played, everything at the end.
-    ``label`` is what its holder reads ("Your word"), ``revealed_label`` what everyone reads at the end."""
+class HeldView(_View):
+    """A hidden part the viewer holds, while the match is played (``core.info.LiveDisclosure``): ``label`` is
+    what its holder reads ("Your word"). Nothing else of it is shown before the end."""
 
     key: str
     value: str
     label: str
+
+
+class DisclosureView(HeldView):
+    """A hidden part revealed once the match is over: ``revealed_label`` is what everyone reads then, ``seats``
+    who held it, ``yours`` whether the viewer did."""
+
     revealed_label: str
     seats: list[str]
     yours: bool
@@ -157,7 +163,8 @@ class MatchView(_View):
     rejected: str | None
     waiting_for: list[str]
     """The people's seats whose moves are awaited now (the viewer's own aside)."""
-    disclosures: list[DisclosureView]
+    disclosures: list[DisclosureView | HeldView]
+    """The viewer's own hidden parts while the match is played (``HeldView``); all of them at the end."""
     outcome: OutcomeView | None
     survey_open: bool
     panel: PanelView | None = None
@@ -196,7 +203,8 @@ class ReplayView(_View):
     status: ViewStatus
     seats: list[SeatView]
     transcript: list[LineView]
-    disclosures: list[DisclosureView]
+    disclosures: list[DisclosureView | HeldView]
+    """The viewer's own hidden parts while the match is played (``HeldView``); all of them at the end."""
     outcome: OutcomeView | None
     retro: list[RetroView]
     created_at: datetime

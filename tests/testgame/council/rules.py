@@ -113,7 +113,8 @@ class Council(GameBase):
         SeatInfo(name=seat, role=f"plays for the {TEAMS[seat]} team: gives clues about its word and votes",
                  evaluated=True) for seat in SEATS)
     roles: ClassVar[tuple[RoleInfo, ...]] = (
-        RoleInfo(name=JUDGE, does="says whether a clue fits its team's word", default="local"),)
+        RoleInfo(name=JUDGE, does="says whether a clue fits its team's word", default="local",
+                 sees=("red_word", "blue_word")),)
     levels: ClassVar[tuple[LevelInfo, ...]] = (LevelInfo(level=1, description="two teams of two, one word each"),)
     options: ClassVar[tuple[GameOption, ...]] = (
         GameOption(name="rounds", description="rounds before the team with more seats left wins", default=3,

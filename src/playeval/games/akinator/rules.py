@@ -228,7 +228,8 @@ class Akinator(GameBase):
     )
     roles: ClassVar[tuple[RoleInfo, ...]] = (
         RoleInfo(name=JUDGE, does="decides whether a guess names the secret object when the rules cannot tell "
-                                  "(an exact match is confirmed by the rules)", default=f"seat:{ANSWERER}"),
+                                  "(an exact match is confirmed by the rules)", default=f"seat:{ANSWERER}",
+                 sees=("secret",)),
     )
     levels: ClassVar[tuple[LevelInfo, ...]] = (
         LevelInfo(level=1, description="20 turns; answers Yes/No/Probably yes/Probably no/Don't know"),

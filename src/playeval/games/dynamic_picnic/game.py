@@ -62,10 +62,10 @@ class DynamicPicnic(ListedRuleGame):
     roles: ClassVar[tuple[RoleInfo, ...]] = (
         *GuessRuleGame.roles,
         RoleInfo(name=GAME_MASTER, does="invents the rule of a drawn type and level, and items on both sides of it",
-                 default="local"),
+                 default="local", sees=("rule", "rule_type")),
         RoleInfo(name=VALIDATOR, does="rates the level of each rule written and checks every generated item "
                                       "against the rule; items it puts on the other side are dropped",
-                 default="local"),
+                 default="local", sees=("rule",)),
     )
     levels: ClassVar[tuple[LevelInfo, ...]] = (
         LevelInfo(level=1, description="a plain, concrete rule (as the classifier rates it)"),
@@ -188,6 +188,10 @@ class DynamicPicnic(ListedRuleGame):
         return super().outcome(state)
 
     # -- what is shown ------------------------------------------------------------------------------------------
+
+    def made_in_play(self, spec: MatchSpec) -> tuple[str, ...]:
+        """The rule, unless the spec holds it (a rule from the bank): the game master invents it during play."""
+        return () if spec.setup.get("statement") else ("rule",)
 
     def disclosures(self, spec: MatchSpec, state: Any = None) -> Sequence[Disclosure]:
         statement = state.round.statement if isinstance(state, DynamicState) else str(spec.setup.get("statement", ""))

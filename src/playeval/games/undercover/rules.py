@@ -131,6 +131,11 @@ def _load_pairs() -> Sequence[Any]:
     return tuple(load_pairs())
 
 
+def word_key(seat: str) -> str:
+    """The key of a seat's word among the match's hidden parts (``disclosures``, the judge's ``sees``)."""
+    return f"{seat}_word"
+
+
 def _option(options: Mapping[str, Scalar], name: str, default: Scalar) -> Scalar:
     return options.get(name, default)
 
@@ -144,7 +149,7 @@ class Undercover(GameBase):
     roles: ClassVar[tuple[RoleInfo, ...]] = (
         RoleInfo(name=JUDGE, does="scores each sentence for novelty, relevance and reasonableness (0-1); "
                  "several models make a panel (judge=A,B), whose mean counts", default="local",
-                 panel_option="judges"),)
+                 panel_option="judges", sees=tuple(word_key(seat) for seat in SEATS)),)
     reask_temperature: ClassVar[float | None] = 0.8
     """A refused sentence (a repeat, the word itself) is re-asked as a fresh sampled try: greedy decoding gave the
     local models' refused sentence back word for word on every re-ask, so each refusal became a forfeit."""
@@ -208,7 +213,7 @@ class Undercover(GameBase):
 
     def disclosures(self, spec: MatchSpec, state: Any = None) -> Sequence[Disclosure]:
         words = spec.setup["words"]
-        return tuple(Disclosure(key=f"{seat}_word", value=str(words[seat]), seats=(seat,), label="Your word",
+        return tuple(Disclosure(key=word_key(seat), value=str(words[seat]), seats=(seat,), label="Your word",
                                 revealed_label=f"{seat}'s word ({spec.setup['sides'][seat]})")
                      for seat in spec.seats)
 

@@ -1,6 +1,7 @@
 /* The match page, part 1 of 5: drawing a view (header and seats, what only the viewer sees, transcript, status,
    outcome). Everything comes from the view the server built for this viewer; labels of hidden information are
-   the game's own (each disclosure carries its label and its label once revealed). Data is only ever inserted
+   the game's own: while the match is played a disclosure is one the viewer holds, with its holder's label only;
+   once it is over every disclosure comes with the label meant for the end and who held it. Data is only ever inserted
    as text. Shared state and helpers live on window.ArenaMatch. */
 "use strict";
 
@@ -62,13 +63,13 @@
   function renderSecrets(view) {
     const list = $("secrets");
     clear(list);
-    const mine = view.status === "finished" ? [] : (view.disclosures || []).filter((item) => item.yours);
+    const mine = view.status === "finished" ? [] : (view.disclosures || []);
     for (const item of mine) {
       list.append(
         el("li", { className: "secret-box", dataset: { key: item.key } }, [
           el("span", { className: "secret-label", text: item.label }),
           el("strong", { className: "secret-value", text: item.value }),
-          el("span", { className: "private-tag", text: (item.seats || []).length > 1 ? "only your side sees this" : "only you see this" }),
+          el("span", { className: "private-tag", text: "hidden from the others until the end" }),
         ]),
       );
     }
