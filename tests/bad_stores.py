@@ -1,4 +1,5 @@
-"""Bad databases, built for real: a run played with mock models, then its file damaged on purpose.
+"""Bad databases, built for real: a run played with mock models, then its file damaged on purpose; and the
+``playeval`` command run in this process against them.
 
 Each maker copies a good database file (``played_store``) and breaks the copy the way a disk or a person does:
 a page of the event log overwritten, the file cut short, the header garbled, or a text file in its place.
@@ -6,14 +7,17 @@ a page of the event log overwritten, the file cut short, the header garbled, or 
 
 from __future__ import annotations
 
+import io
 import shutil
 import sqlite3
+import sys
 from collections.abc import Callable
+from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 from typer.testing import CliRunner
 
-from playeval.cli.main import app
+from playeval.cli.main import app, main
 
 PAGE_TABLE_INTERIOR = 0x05
 
@@ -90,3 +94,20 @@ def damaged_copy(good: Path, folder: Path, damage: str) -> Path:
     shutil.copyfile(good, copy)
     DAMAGES[damage](copy)
     return copy
+
+
+def run_main(argv: list[str]) -> tuple[int, str, str]:
+    """``playeval ARGV`` in this process, as the console script runs it (errors turned into lines by ``main``):
+    exit code, stdout, stderr."""
+    out, err = io.StringIO(), io.StringIO()
+    saved = sys.argv
+    sys.argv = ["playeval", *argv]
+    code = 0
+    try:
+        with redirect_stdout(out), redirect_stderr(err):
+            main()
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else 1
+    finally:
+        sys.argv = saved
+    return code, out.getvalue(), err.getvalue()

@@ -21,9 +21,9 @@ from typing import Any
 
 import pytest
 import typer
-from bad_stores import DAMAGES, damaged_copy, played_store
+from bad_stores import DAMAGES, damaged_copy, played_store, run_main
 
-from playeval.cli.main import app, main
+from playeval.cli.main import app
 
 BAD_POSTGRES_URL = "postgresql://u:secret@[::1"
 
@@ -55,7 +55,7 @@ def stores(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stores]:
         good = folder / "good.db"
         run_id = played_store(good)
         export = folder / "run.jsonl"
-        assert _main(["export", run_id, "-o", str(export), "--db", f"sqlite:///{good}"])[0] == 0
+        assert run_main(["export", run_id, "-o", str(export), "--db", f"sqlite:///{good}"])[0] == 0
         damaged = {damage: damaged_copy(good, folder / "damaged", damage) for damage in DAMAGES}
         yield Stores(good=good, run_id=run_id, export=export, folder=folder, damaged=damaged)
     finally:
@@ -119,25 +119,6 @@ def store_commands() -> list[str]:
     return found
 
 
-def _main(argv: list[str]) -> tuple[int, str, str]:
-    """``playeval ARGV`` in this process, as the console script runs it: exit code, stdout, stderr."""
-    import io
-    from contextlib import redirect_stderr, redirect_stdout
-
-    out, err = io.StringIO(), io.StringIO()
-    saved = sys.argv
-    sys.argv = ["playeval", *argv]
-    code = 0
-    try:
-        with redirect_stdout(out), redirect_stderr(err):
-            main()
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else 1
-    finally:
-        sys.argv = saved
-    return code, out.getvalue(), err.getvalue()
-
-
 def _digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
@@ -174,7 +155,7 @@ def test_every_command_refuses_a_damaged_store_in_one_line(stores: Stores, damag
     before = _digest(bad)
     for name in store_commands():
         argv = [*name.split(" --")[0].split(), *_arguments(name, stores, tmp_path), "--db", f"sqlite:///{bad}"]
-        code, _, err = _main(argv)
+        code, _, err = run_main(argv)
         line = _one_line(code, err, name)
         assert f"cannot open the database sqlite:///{bad}: " in line and "nothing was written" in line, name
         if damage in ("damaged-page", "truncated"):
@@ -187,7 +168,7 @@ def test_every_command_refuses_a_damaged_store_in_one_line(stores: Stores, damag
 def test_every_command_refuses_a_malformed_postgresql_url_in_one_line(stores: Stores, tmp_path: Path) -> None:
     for name in store_commands():
         argv = [*name.split(" --")[0].split(), *_arguments(name, stores, tmp_path), "--db", BAD_POSTGRES_URL]
-        line = _one_line(*_main(argv)[::2], name)
+        line = _one_line(*run_main(argv)[::2], name)
         assert line.startswith("error: cannot open the database postgresql://u:***@[::1: not a database URL"), name
         assert "secret" not in line
 
@@ -197,7 +178,7 @@ def test_writers_refuse_a_read_only_uri_and_readers_read_it(stores: Stores, tmp_
     url = f"sqlite:///file:{stores.good}?mode=ro&uri=true"
     for name in store_commands():
         argv = [*name.split(" --")[0].split(), *_arguments(name, stores, tmp_path), "--db", url]
-        code, _, err = _main(argv)
+        code, _, err = run_main(argv)
         if name in WRITERS:
             line = _one_line(code, err, name)
             assert line == (f"error: cannot write to the database {url}: it is opened read-only; this command "
@@ -210,14 +191,14 @@ def test_writers_refuse_a_read_only_uri_and_readers_read_it(stores: Stores, tmp_
 
 
 def test_results_reads_a_read_only_uri(stores: Stores) -> None:
-    code, out, err = _main(["results", stores.run_id, "--db", f"sqlite:///file:{stores.good}?mode=ro&uri=true"])
+    code, out, err = run_main(["results", stores.run_id, "--db", f"sqlite:///file:{stores.good}?mode=ro&uri=true"])
     assert code == 0, err
     assert f"run {stores.run_id}" in out and "mock/yes" in out
 
 
 def test_export_into_a_missing_directory(stores: Stores, tmp_path: Path) -> None:
     target = tmp_path / "no" / "such" / "dir" / "run.jsonl"
-    code, _, err = _main(["export", stores.run_id, "-o", str(target), "--db", f"sqlite:///{stores.good}"])
+    code, _, err = run_main(["export", stores.run_id, "-o", str(target), "--db", f"sqlite:///{stores.good}"])
     assert _one_line(code, err, "export") == f"error: cannot write the export to {target}: No such file or directory"
     assert not target.parent.exists()
 

@@ -76,9 +76,10 @@ def _refuse_held(connection: Connection, exported: ExportedRun) -> None:
         raise DuplicateRun(f"the database already holds run {run_id}; nothing was imported")
     match_ids = [item.match.id for item in exported.matches]
     for chunk in _chunks(match_ids):
-        held = connection.execute(select(core(MatchRow).c.id).where(core(MatchRow).c.id.in_(chunk))).first()
-        if held is not None:
-            raise DuplicateRun(f"the database already holds match {held[0]} of run {run_id}; nothing was imported")
+        held = set(connection.execute(select(core(MatchRow).c.id).where(core(MatchRow).c.id.in_(chunk))).scalars())
+        if held:
+            first = next(match_id for match_id in chunk if match_id in held)
+            raise DuplicateRun(f"the database already holds match {first} of run {run_id}; nothing was imported")
 
 
 def _call_ids(connection: Connection, exported: list[int]) -> dict[int, int]:

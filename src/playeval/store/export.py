@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import Any, TextIO
 
 from pydantic import ValidationError
@@ -149,18 +150,18 @@ def _check_match(number: int, item: ExportedMatch, run: RunRecord | None, seen: 
 
 def _log_problem(item: ExportedMatch, earlier_calls: set[int]) -> str | None:
     """What is wrong with a match's log and calls (``earlier_calls``: the ids of the lines before), or ``None``."""
-    seqs: set[int] = set()
-    previous = 0
-    for position, record in enumerate(item.events, start=1):
-        seq = record.seq
-        if seq in seqs:
+    seqs = [record.seq for record in item.events]
+    seen: set[int] = set()
+    for seq in seqs:
+        if seq in seen:
             return f"event seq {seq} appears twice"
+        seen.add(seq)
+    for previous, seq in pairwise(seqs):
         if seq < previous:
             return f"events out of order (seq {seq} after seq {previous})"
+    for position, seq in enumerate(seqs, start=1):
         if seq != position:
             return f"event seq {position} is missing (the log goes on at seq {seq})"
-        seqs.add(seq)
-        previous = seq
     types = [record.event.type for record in item.events]
     if not types or types[0] != "match_started":
         return "its log does not start with match_started"
