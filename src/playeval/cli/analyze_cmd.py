@@ -145,7 +145,7 @@ async def _retro(store: Store, run_id: str, judge: str | None, use_cache: bool) 
 def metrics(run_id: str = typer.Argument(None, help="Run id (default: the latest run)."),
             db: str | None = db_option()) -> None:
     """Print the procedural metrics (Table 3's form) and the capability profile of a run."""
-    with Store.open(db) as store:
+    with Store.open(db, write=False) as store:
         print_procedural(store, require_run(store, run_id))
 
 
@@ -161,7 +161,7 @@ def compare_cmd(
     """Kendall's tau (with its test) and RBO (with a permutation test) between the run's and the file's rankings."""
     theirs = load_rankings(rankings)
     registry = default_registry()
-    with Store.open(db) as store:
+    with Store.open(db, write=False) as store:
         run_id = require_run(store, run_id)
         results = summarize(match_rows(store, run_id, registry))
         summaries = summarize_procedural(match_retros(store, run_id, registry), registry)
@@ -220,7 +220,7 @@ def rules_cmd(
 ) -> None:
     """GuessTheRuleBench's table: judged win rate with a Wilson 95% interval, turns, examples, time, and the
     rule-application check beside it (accuracy, and how often the judge agrees with it)."""
-    with Store.open(db) as store:
+    with Store.open(db, write=False) as store:
         run_id = require_run(store, run_id)
         rows = rule_game_rows(store, run_id, default_registry(), passing=passing)
     if not rows:
@@ -250,7 +250,7 @@ def elo_cmd(
 ) -> None:
     """CK-Arena's team Elo over the runs' Undercover games: ratings with bootstrap 95% intervals, and the
     forward-versus-reverse order check."""
-    with Store.open(db) as store:
+    with Store.open(db, write=False) as store:
         runs = list(run_ids) if run_ids else [require_run(store, None)]
         for run_id in runs:
             require_run(store, run_id)
@@ -282,7 +282,7 @@ def undercover_cmd(
     """Undercover per model and side: win rate (Wilson 95%) beside the run's side rates, survival, voting
     accuracy, the judges' mean scores (t 95% over seats), eliminations, forfeits, re-asks and abstentions; win rate
     by concept category; each judge's score distribution."""
-    with Store.open(db) as store:
+    with Store.open(db, write=False) as store:
         runs = list(run_ids) if run_ids else [require_run(store, None)]
         for run_id in runs:
             require_run(store, run_id)

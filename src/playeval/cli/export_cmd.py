@@ -33,12 +33,16 @@ def register(app: typer.Typer) -> None:
         """Write a self-contained export of a run: every match with its events and model calls."""
         if fmt != "jsonl":
             fail(f"unknown export format {fmt!r}; known: jsonl")
-        with Store.open(db) as store:
+        with Store.open(db, write=False) as store:
             store.get_run(run_id)
             if output is None:
                 count = export_run_jsonl(store, run_id, sys.stdout)
             else:
-                with output.open("w", encoding="utf-8") as handle:
+                try:
+                    handle = output.open("w", encoding="utf-8")
+                except OSError as err:
+                    fail(f"cannot write the export to {output}: {err.strerror}")
+                with handle:
                     count = export_run_jsonl(store, run_id, handle)
         stderr().print(f"exported {count} matches of run {run_id}" + (f" to {output}" if output else ""))
 
@@ -48,7 +52,7 @@ def register(app: typer.Typer) -> None:
         """Print every match of a run as a plain transcript (diff two runs to compare them)."""
         registry = default_registry()
         console = stdout()
-        with Store.open(db) as store:
+        with Store.open(db, write=False) as store:
             run_id = require_run(store, run_id)
             for match in store.run_matches(run_id):
                 game = registry.get(match.game)

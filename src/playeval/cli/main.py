@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import typer
 from pydantic import ValidationError
+from sqlalchemy.exc import DBAPIError
 
 from playeval.cli import (
     analyze_cmd,
     export_cmd,
     games_cmd,
+    import_cmd,
     play_cmd,
     qa_cmd,
     report_cmd,
@@ -19,6 +21,7 @@ from playeval.cli import (
 )
 from playeval.cli.console import fail
 from playeval.core.errors import PlayevalError
+from playeval.store.engine import failure_line
 
 app = typer.Typer(
     name="playeval",
@@ -32,6 +35,7 @@ run_cmd.register(app)
 play_cmd.register(app)
 results_cmd.register(app)
 export_cmd.register(app)
+import_cmd.register(app)
 analyze_cmd.register(app)
 report_cmd.register(app)
 serve_cmd.register(app)
@@ -48,6 +52,8 @@ def main() -> None:
         first = err.errors()[0]
         where = ".".join(str(part) for part in first.get("loc", ())) or "input"
         fail(f"invalid {where}: {first.get('msg', err)}")
+    except DBAPIError as err:  # met after the store opened: its checks at open could not see it coming
+        fail(failure_line(err))
     except KeyboardInterrupt:
         fail("interrupted", code=130)
 

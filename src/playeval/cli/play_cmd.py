@@ -139,11 +139,12 @@ def register(app: typer.Typer) -> None:
         if human_seat not in names:
             fail(f"{game.id} has the seats {', '.join(names)} for a person; --as {seat} is not one of them")
         options, roles = _checked(game, option, role)
-        asyncio.run(_play(game, model, human_seat, level, seed, not no_cache, db, options, roles))
+        with Store.open(db) as store:  # a store that cannot be written fails before the person is asked anything
+            asyncio.run(_play(game, model, human_seat, level, seed, not no_cache, store, options, roles))
 
 
 async def _play(game: Game[Any], model: str, human_seat: str, level: int, seed: int | None, use_cache: bool,
-                db: str | None, options: dict[str, Scalar], roles: dict[str, str]) -> None:
+                store: Store, options: dict[str, Scalar], roles: dict[str, str]) -> None:
     console = stdout()
     seed = secrets.randbelow(2**31) if seed is None else seed
     try:
@@ -167,19 +168,18 @@ async def _play(game: Game[Any], model: str, human_seat: str, level: int, seed: 
         others = ", ".join(f"the {name}" for name in seats if name != human_seat)
         console.print(f"[bold]{game.title}[/], level {level}: you are the {human_seat}; "
                       f"{others} {'is' if len(seats) == 2 else 'are'} played by {model}.")
-        with Store.open(db) as store:
-            match_id = store.create_match(spec=spec, seats=tuple(seats.values()), roles=bound)
-            person = _Narrated(TerminalPlayer(name="you"), game, spec, human_seat, store, match_id)
-            built = build_players(game, spec, tuple(seats.values()), bound, hub.get, people={human_seat: person})
-            players = {party: player if player is None or player.kind == "human" else _Announced(player, party)
-                       for party, player in built.items()}
-            try:
-                outcome = await play_match(game, spec, players, store, match_id)
-                state = state_from_events(game, spec, store.events(match_id))
-            except (EOFError, KeyboardInterrupt):
-                state = state_from_events(game, spec, store.events(match_id))
-                outcome = Outcome(status="aborted", reason="the person left the game", rounds=game.rounds(state))
-                store.finish_match(match_id, outcome)
+        match_id = store.create_match(spec=spec, seats=tuple(seats.values()), roles=bound)
+        person = _Narrated(TerminalPlayer(name="you"), game, spec, human_seat, store, match_id)
+        built = build_players(game, spec, tuple(seats.values()), bound, hub.get, people={human_seat: person})
+        players = {party: player if player is None or player.kind == "human" else _Announced(player, party)
+                   for party, player in built.items()}
+        try:
+            outcome = await play_match(game, spec, players, store, match_id)
+            state = state_from_events(game, spec, store.events(match_id))
+        except (EOFError, KeyboardInterrupt):
+            state = state_from_events(game, spec, store.events(match_id))
+            outcome = Outcome(status="aborted", reason="the person left the game", rounds=game.rounds(state))
+            store.finish_match(match_id, outcome)
     console.print()
     for seat_name, text in game.transcript(state):
         console.print(f"  {seat_name}: {text}", markup=False)

@@ -44,7 +44,7 @@ def build_cmd(
     db: str | None = db_option(),
 ) -> None:
     """Build QA items (A: which concept, B: the other concept, C: the odd statement) from the runs' games."""
-    with Store.open(db) as store:
+    with Store.open(db, write=False) as store:
         items, report = build_items(store, run_ids, default_registry(), seed=seed)
     write_items(out, items)
     console = stdout()
@@ -74,11 +74,11 @@ def eval_cmd(
     if not addresses:
         fail("give at least one model with --models")
     calls_path = calls if calls is not None else qa_file.with_suffix(".calls.jsonl")
+    source_runs = _split(runs) or list(dict.fromkeys(item.run_id for item in items))
+    with Store.open(db, write=False) as store:  # a store that cannot be read fails before any model is asked
+        win_rates = seat_win_rates(undercover_games(store, source_runs, default_registry()))
     asyncio.run(_ask(items, addresses, calls_path, max_retries, concurrency, use_cache=not no_cache))
     scores = score(items, addresses, read_calls(calls_path))
-    source_runs = _split(runs) or list(dict.fromkeys(item.run_id for item in items))
-    with Store.open(db) as store:
-        win_rates = seat_win_rates(undercover_games(store, source_runs, default_registry()))
     _print_scores(scores, win_rates, calls_path, source_runs)
 
 

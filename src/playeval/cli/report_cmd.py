@@ -21,7 +21,7 @@ def register(app: typer.Typer) -> None:
         db: str | None = db_option(),
     ) -> None:
         """Write index.html and report.md: Tables 2 and 3, plots, capability profile, transcripts."""
-        with Store.open(db) as store:
+        with Store.open(db, write=False) as store:
             run_id = require_run(store, run_id)
             data = build_report(store, run_id, default_registry())
         files = write_report(data, out or Path("reports") / run_id)

@@ -109,7 +109,7 @@ def register(app: typer.Typer) -> None:
     def results(run_id: str = typer.Argument(None, help="Run id (default: the latest run)."),
                 db: str | None = db_option()) -> None:
         """Per model: win rate (± std across prompt variants), rounds, forfeits, tokens, time."""
-        with Store.open(db) as store:
+        with Store.open(db, write=False) as store:
             run = require_run(store, run_id)
             print_results(store, run)
             for line in interruption_lines(store, run):  # one line per reason a stopped run left matches unfinished

@@ -29,7 +29,7 @@ def register(app: typer.Typer) -> None:
               db: str | None = db_option()) -> None:
         """Collect every accepted rule of the store's dynamic_picnic matches, with its validated items."""
         before = RuleBank.load(output) if output.exists() else RuleBank()
-        with Store.open(db) as store:
+        with Store.open(db, write=False) as store:
             bank = collect_bank(store, into=before)
         bank.save(output)
         stderr().print(f"{len(bank.rules)} rules in {output} ({len(bank.rules) - len(before.rules)} new)")

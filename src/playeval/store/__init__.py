@@ -7,18 +7,22 @@ from playeval.store._log import TailCommit
 from playeval.store.errors import (
     DuplicateMatch,
     DuplicateRetro,
+    DuplicateRun,
     DuplicateSurvey,
     LogMoved,
     MatchClosed,
     SchemaTooNew,
+    StoreDamaged,
     StoreUnavailable,
 )
-from playeval.store.export import ExportedMatch, ExportedRun, export_run_jsonl, read_run_jsonl
+from playeval.store.export import export_run_jsonl, read_run_jsonl
 from playeval.store.location import default_db_url
 from playeval.store.records import (
     CallRow,
     CallTotals,
     EventRecord,
+    ExportedMatch,
+    ExportedRun,
     MatchRecord,
     MatchStatus,
     RetroOutputKind,
@@ -37,6 +41,7 @@ __all__ = [
     "CallTotals",
     "DuplicateMatch",
     "DuplicateRetro",
+    "DuplicateRun",
     "DuplicateSurvey",
     "EventRecord",
     "ExportedMatch",
@@ -51,6 +56,7 @@ __all__ = [
     "RunStatus",
     "SchemaTooNew",
     "Store",
+    "StoreDamaged",
     "StoreUnavailable",
     "SurveyRecord",
     "TailCommit",

@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 
 from playeval.core.ask import CallRecord
 from playeval.core.errors import NotFoundError
-from playeval.core.events import SCHEMA_VERSION, Event
+from playeval.core.events import SCHEMA_VERSION, Event, RoleAssignment, SeatAssignment
 from playeval.store.convert import match_record
 from playeval.store.errors import LogMoved, MatchClosed
 from playeval.store.records import MatchRecord
@@ -102,6 +102,19 @@ def event_values(match_id: str, seq: int, event: Event, when: datetime) -> dict[
 
 def event_row(match_id: str, seq: int, event: Event, when: datetime) -> EventRow:
     return EventRow(**event_values(match_id, seq, event, when))
+
+
+def seat_values(match_id: str, seats: Sequence[SeatAssignment]) -> list[dict[str, Any]]:
+    """The ``seats`` rows of a match, in seat order."""
+    return [{"match_id": match_id, "seat": seat.seat, "position": position, "player_kind": seat.player_kind,
+             "model": seat.model, "prompt_variant": seat.prompt_variant, "evaluated": seat.evaluated}
+            for position, seat in enumerate(seats)]
+
+
+def role_values(match_id: str, roles: Sequence[RoleAssignment]) -> list[dict[str, Any]]:
+    """The ``match_roles`` rows of a match, in role order."""
+    return [{"match_id": match_id, "role": role.role, "position": position, "player_kind": role.player_kind,
+             "model": role.model, "seat": role.seat} for position, role in enumerate(roles)]
 
 
 def call_values(match_id: str | None, seat: str | None, role: str | None, call: CallRecord, when: datetime,

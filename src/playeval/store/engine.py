@@ -11,16 +11,17 @@ a stale snapshot), plain ``BEGIN`` for reads.
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import create_engine, event
 from sqlalchemy.engine import URL, Connection, Engine, make_url
-from sqlalchemy.exc import ArgumentError, NoSuchModuleError, OperationalError
+from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError
 from sqlalchemy.pool import ConnectionPoolEntry, StaticPool
 
-from playeval.store.errors import StoreUnavailable
-from playeval.store.location import is_sqlite, is_sqlite_memory, normalize_url
+from playeval.store.errors import StoreDamaged, StoreUnavailable
+from playeval.store.location import is_sqlite, is_sqlite_memory, is_sqlite_read_only, normalize_url, sqlite_path
 
 WRITE_OPTION = "playeval_write"
 """Execution option marking a connection whose transactions will write."""
@@ -42,9 +43,9 @@ def create_store_engine(url: str) -> Engine:
     """
     try:
         parsed = normalize_url(url)
-    except ArgumentError:
+    except (ArgumentError, ValueError):  # ValueError: a part SQLAlchemy could not read (a port in a broken host)
         reason = "it is a directory, not a database URL" if Path(url).expanduser().is_dir() else "not a database URL"
-        raise StoreUnavailable(f"cannot open the database {url}: {reason} ({_URL_EXAMPLES})") from None
+        raise StoreUnavailable(f"cannot open the database {shown_url(url)}: {reason} ({_URL_EXAMPLES})") from None
     if is_sqlite(parsed):
         return _sqlite_engine(parsed)
     kwargs: dict[str, Any] = {"pool_pre_ping": True}
@@ -59,14 +60,63 @@ def create_store_engine(url: str) -> Engine:
         ) from exc
 
 
-def unavailable(url: str, exc: OperationalError) -> StoreUnavailable:
-    """The one-line error for a database the driver refused to open or write (``exc`` from the first connection)."""
+def shown_url(url: str) -> str:
+    """``url`` as it may be shown: as given, but with any password hidden."""
     try:
-        shown = _shown(make_url(url))
-    except ArgumentError:
-        shown = url
+        parsed = make_url(url)
+    except (ArgumentError, ValueError):  # not parsed: hide what stands where a password would
+        return re.sub(r"(://[^:/@]*:)[^@/]*@", r"\1***@", url)
+    return url if parsed.password is None else _shown(parsed)
+
+
+def driver_reason(exc: DBAPIError) -> str:
+    """The first line of the driver's own message."""
     lines = [line.strip() for line in str(exc.orig).splitlines() if line.strip()]
-    return StoreUnavailable(f"cannot open the database {shown}: {lines[0] if lines else type(exc.orig).__name__}")
+    return lines[0] if lines else type(exc.orig).__name__
+
+
+def unavailable(url: str, exc: DBAPIError) -> StoreUnavailable:
+    """The one-line error for a database the driver refused to open or write (``exc`` from the first connection):
+    :class:`StoreDamaged` when SQLite found the file damaged or not a database at all."""
+    shown = shown_url(url)
+    if is_damage(exc):
+        return damaged(url, driver_reason(exc), not_a_database=_sqlite_code(exc).startswith("SQLITE_NOTADB"))
+    return StoreUnavailable(f"cannot open the database {shown}: {driver_reason(exc)}")
+
+
+def failure_line(exc: DBAPIError) -> str:
+    """One line for a database error met after the store opened (a damaged page beyond what the check at open
+    read, a server gone): the driver's reason and, for damage, what to do."""
+    if is_damage(exc):
+        return (f"the database is damaged ({driver_reason(exc)}): restore a backup, or recover what it holds into "
+                "a new file with: sqlite3 FILE .recover | sqlite3 NEW.db")
+    return f"database error: {driver_reason(exc)}"
+
+
+def _sqlite_code(exc: DBAPIError) -> str:
+    return str(getattr(exc.orig, "sqlite_errorname", ""))
+
+
+def is_damage(exc: DBAPIError) -> bool:
+    """SQLite's answer for a damaged file (``SQLITE_CORRUPT``) or one that is no SQLite database (``SQLITE_NOTADB``)."""
+    return _sqlite_code(exc).startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB"))
+
+
+def damaged(url: str, problem: str, *, not_a_database: bool = False) -> StoreDamaged:
+    """The one line for a damaged SQLite file: what SQLite found, that nothing was written, and how to recover."""
+    shown = shown_url(url)
+    try:
+        path = sqlite_path(normalize_url(url))
+    except (ArgumentError, ValueError):
+        path = None
+    if not_a_database or path is None:
+        return StoreDamaged(f"cannot open the database {shown}: it is not an SQLite database, or its header is "
+                            f"damaged ({problem}); nothing was written to it: give another database or restore a "
+                            "backup")
+    rescued = path.with_name(f"{path.stem}-recovered{path.suffix or '.db'}")
+    return StoreDamaged(f"cannot open the database {shown}: the file is damaged ({problem}); nothing was written "
+                        f"to it: restore a backup, or recover what it holds with: sqlite3 {path} .recover | "
+                        f"sqlite3 {rescued}  and use --db sqlite:///{rescued}")
 
 
 def _shown(url: URL) -> str:
@@ -100,8 +150,7 @@ def _sqlite_engine(url: URL) -> Engine:
     kwargs: dict[str, Any] = {"connect_args": {"check_same_thread": False}}
     if is_sqlite_memory(url):
         kwargs["poolclass"] = StaticPool
-    elif url.database:
-        path = Path(url.database).expanduser()
+    elif (path := sqlite_path(url)) is not None and not is_sqlite_read_only(url):
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:

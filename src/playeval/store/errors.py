@@ -61,3 +61,12 @@ class DuplicateSurvey(PlayevalError):
 
 class StoreUnavailable(PlayevalError):
     """The database cannot be opened: a malformed URL, an unknown driver, a directory, no write access, no server."""
+
+
+class StoreDamaged(StoreUnavailable):
+    """An SQLite file that is damaged (a bad page, cut short) or is not an SQLite database at all; nothing is
+    written to it."""
+
+
+class DuplicateRun(PlayevalError):
+    """An import of a run (or one of its matches) that the database already holds; nothing was imported."""

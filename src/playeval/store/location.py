@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from urllib.parse import unquote, urlsplit
 
 from sqlalchemy.engine import URL, make_url
 
@@ -52,4 +53,24 @@ def is_sqlite(url: URL) -> bool:
 def is_sqlite_memory(url: URL) -> bool:
     """True for an in-memory SQLite database (no file, or ``:memory:``)."""
     database = url.database
-    return is_sqlite(url) and (not database or database == ":memory:" or database.startswith("file::memory:"))
+    return is_sqlite(url) and (not database or database == ":memory:" or database.startswith("file::memory:")
+                               or url.query.get("mode") == "memory")
+
+
+def _is_uri(url: URL) -> bool:
+    """An SQLite URL whose database is an SQLite URI filename (``sqlite:///file:PATH?mode=ro&uri=true``)."""
+    return url.query.get("uri") == "true" and (url.database or "").startswith("file:")
+
+
+def sqlite_path(url: URL) -> Path | None:
+    """The file an SQLite URL names (``None`` in memory): its path, or the path of its ``file:`` URI."""
+    if is_sqlite_memory(url) or not url.database:
+        return None
+    if _is_uri(url):
+        return Path(unquote(urlsplit(url.database).path)).expanduser()
+    return Path(url.database).expanduser()
+
+
+def is_sqlite_read_only(url: URL) -> bool:
+    """An SQLite URI opened read-only (``mode=ro`` or ``immutable=1``): nothing may be created or written."""
+    return _is_uri(url) and (url.query.get("mode") == "ro" or url.query.get("immutable") == "1")

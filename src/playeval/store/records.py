@@ -161,3 +161,24 @@ class SurveyRecord(BaseModel):
     satisfaction: int
     frequency: int
     created_at: datetime
+
+
+class ExportedMatch(BaseModel):
+    """A match as read back from an export: its record, its log and its calls."""
+
+    model_config = ConfigDict(frozen=True)
+
+    match: MatchRecord
+    events: tuple[EventRecord, ...]
+    calls: tuple[CallRow, ...]
+    retro: tuple[RetroRecord, ...] = ()
+
+
+class ExportedRun(BaseModel):
+    """A run as read back from an export (``playeval.store.read_run_jsonl``), or to import into a store."""
+
+    model_config = ConfigDict(frozen=True)
+
+    schema_version: int
+    run: RunRecord
+    matches: tuple[ExportedMatch, ...]

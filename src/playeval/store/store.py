@@ -19,7 +19,7 @@ from typing import Any, Self, get_args
 from pydantic import TypeAdapter
 from sqlalchemy import case, func, insert, select, update
 from sqlalchemy.engine import Connection, Engine
-from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from playeval.core.ask import CallRecord
@@ -29,6 +29,7 @@ from playeval.core.events import Event, MatchEnded, MatchStarted, RoleAssignment
 from playeval.core.match import MatchSpec, Outcome
 from playeval.store._arena import ArenaTables
 from playeval.store._direct import core, insert_match, markers
+from playeval.store._import import RunImports
 from playeval.store._log import Entry, TailCommit, insert_events, open_log_end, write_tail
 from playeval.store._retro import RetroTables
 from playeval.store._rows import (
@@ -43,10 +44,13 @@ from playeval.store._rows import (
     now,
     records,
     require_exists,
+    role_values,
+    seat_values,
 )
 from playeval.store.convert import call_row, event_record, run_record
 from playeval.store.engine import create_store_engine, unavailable, writer
 from playeval.store.errors import DuplicateMatch
+from playeval.store.integrity import INTEGRITY_BUDGET_S, check_integrity, check_writable
 from playeval.store.location import default_db_url
 from playeval.store.migrate import upgrade_schema
 from playeval.store.records import CallRow, CallTotals, EventRecord, MatchRecord, MatchStatus, RunRecord, RunStatus
@@ -58,11 +62,11 @@ MATCH_ID_BYTES = 8
 _CONFIG_ADAPTER: TypeAdapter[dict[str, Any]] = TypeAdapter(dict[str, Any])
 
 
-class Store(ArenaTables, RetroTables):
+class Store(ArenaTables, RetroTables, RunImports):
     """A playeval database. Create with :meth:`open`; safe to share across threads.
 
-    Runs, matches, event logs and model calls are here; the arena's tables (``ArenaTables``) and the
-    retrospective analysis's (``RetroTables``) are mixed in.
+    Runs, matches, event logs and model calls are here; the arena's tables (``ArenaTables``), the
+    retrospective analysis's (``RetroTables``) and the import of an exported run (``RunImports``) are mixed in.
     """
 
     def __init__(self, engine: Engine) -> None:
@@ -73,17 +77,26 @@ class Store(ArenaTables, RetroTables):
         self._writes: sessionmaker[Session] = sessionmaker(bind=self._writer)
 
     @classmethod
-    def open(cls, url: str | None = None) -> Store:
+    def open(cls, url: str | None = None, *, write: bool = True,
+             integrity_budget_s: float = INTEGRITY_BUDGET_S) -> Store:
         """Open (creating or upgrading the schema) the database at ``url``, default :func:`default_db_url`.
 
         A database that cannot be opened (a malformed URL, an unknown driver, a directory, a read-only file, a
         server that does not answer) raises :class:`StoreUnavailable`, whose message is the reason in one line.
+        An SQLite file is checked first (``PRAGMA quick_check``, for at most ``integrity_budget_s`` seconds;
+        :mod:`playeval.store.integrity`): a damaged file, or one that is no SQLite database, raises
+        :class:`StoreDamaged` and is not written. With ``write`` (the default) a database that was opened
+        read-only (an SQLite ``mode=ro`` URI) is refused too; a reader passes ``write=False``.
+        The checks run here, once per open, never per transaction.
         """
         given = url if url is not None else default_db_url()
         engine = create_store_engine(given)
         try:
+            check_integrity(engine, given, integrity_budget_s)
             upgrade_schema(engine)
-        except OperationalError as exc:  # the driver could not connect, or open or write the file
+            if write:
+                check_writable(engine, given)
+        except DBAPIError as exc:  # the driver could not connect, or open, read or write the file
             engine.dispose()
             raise unavailable(given, exc) from exc
         except BaseException:
@@ -287,14 +300,9 @@ class Store(ArenaTables, RetroTables):
                 "seed": spec.seed, "spec": spec.model_dump(mode="json"), "status": "running", "outcome": None,
                 "evaluated_model": evaluated_model, "created_at": when, "ended_at": None, **ended}])
             if seats:
-                connection.execute(insert(core(SeatRow)), [{
-                    "match_id": match_id, "seat": seat.seat, "position": position, "player_kind": seat.player_kind,
-                    "model": seat.model, "prompt_variant": seat.prompt_variant, "evaluated": seat.evaluated}
-                    for position, seat in enumerate(seats)])
+                connection.execute(insert(core(SeatRow)), seat_values(match_id, seats))
             if roles:
-                connection.execute(insert(core(RoleRow)), [{
-                    "match_id": match_id, "role": role.role, "position": position, "player_kind": role.player_kind,
-                    "model": role.model, "seat": role.seat} for position, role in enumerate(roles)])
+                connection.execute(insert(core(RoleRow)), role_values(match_id, roles))
         if started:
             insert_events(connection, match_id, 1, [MatchStarted(spec=spec, seats=seats, roles=roles)], when)
         return when
