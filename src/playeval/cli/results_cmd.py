@@ -8,8 +8,9 @@ from rich.table import Table
 
 from playeval.analysis import match_rows, summarize
 from playeval.analysis.load import ModelCost, run_costs
-from playeval.analysis.undercover_results import ALL, GAME, undercover_results
+from playeval.analysis.sides import team_games
 from playeval.cli.console import db_option, print_table, stdout
+from playeval.cli.team_tables import print_counts
 from playeval.core.registry import default_registry
 from playeval.engine import interruption_lines, require_run
 from playeval.models.pricing import format_usd
@@ -60,8 +61,8 @@ def print_results(store: Store, run_id: str) -> None:
                       "win rate; invalid: rejected replies per reply; "
                       "rounds: over matches the rules finished; "
                       "s/match: the evaluated model's own time.")
-    if any(result.game == GAME for result in results):
-        print_undercover_counts(store, run_id)
+    for game in team_games(default_registry(), [result.game for result in results]):
+        print_counts(store, run_id, game)
     print_costs(run_costs(store, run_id))
 
 
@@ -85,23 +86,6 @@ def print_costs(costs: list[ModelCost]) -> None:
         note += (f"; unknown: {unpriced} call(s) with no price recorded (a model missing from the table, or "
                  "stored before prices were)")
     console.print(note + ".")
-
-
-def print_undercover_counts(store: Store, run_id: str) -> None:
-    """Undercover's re-asks and abstentions per model, and where its full results are."""
-    found = undercover_results(store, [run_id], default_registry())
-    if found is None:
-        return
-    table = Table(title="undercover: re-asks and abstentions per model", box=box.SIMPLE_HEAD, padding=(0, 1))
-    table.add_column("model", no_wrap=True)
-    for column in ("seats", "re-asks", "abstentions", "forfeits"):
-        table.add_column(column, justify="right", no_wrap=True)
-    for row in (r for r in found.rows if r.side == ALL):
-        table.add_row(row.model, str(row.seats), str(row.reasks), str(row.abstentions), str(row.forfeits))
-    console = stdout()
-    print_table(console, table)
-    console.print(f"re-asks: refused replies; abstentions: votes refused until the re-asks ran out. Per side, with "
-                  f"intervals, eliminations and the judges' scores: playeval analyze undercover {run_id}")
 
 
 def register(app: typer.Typer) -> None:
