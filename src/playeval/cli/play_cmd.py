@@ -13,7 +13,7 @@ from playeval.cli.console import db_option, fail, outcome_label, stdout
 from playeval.cli.run_cmd import _pairs
 from playeval.core.ask import Ask, Reply
 from playeval.core.errors import ConfigError
-from playeval.core.events import SeatAssignment
+from playeval.core.events import RoleAssignment, SeatAssignment
 from playeval.core.game import Game, disclosed_to, person_seat
 from playeval.core.info import PersonInput, Scalar, panel_options
 from playeval.core.inputs import check_inputs, check_options, inputs_for
@@ -67,6 +67,26 @@ class _Narrated:
                 console.print(f"  {speaker}: {text}", markup=False)
         self._shown = len(lines)
         return await self._inner.act(ask)
+
+
+def _names(names: list[str]) -> str:
+    """``a``; ``a and b``; ``a, b and c``."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def table_line(human_seat: str, seats: list[str], model: str, roles: tuple[RoleAssignment, ...]) -> str:
+    """Who plays what, for any number of seats and roles: "you are alpha; beta and gamma are played by M; the judge
+    is played by J." """
+    others = [name for name in seats if name != human_seat]
+    line = f"you are {human_seat}"
+    if others:
+        line += f"; {_names(others)} {'is' if len(others) == 1 else 'are'} played by {model}"
+    by_player: dict[str, list[str]] = {}
+    for role in roles:
+        by_player.setdefault(role.model or role.player_kind, []).append(f"the {role.role}")
+    for player, names in by_player.items():
+        line += f"; {_names(names)} {'is' if len(names) == 1 else 'are'} played by {player}"
+    return line + "."
 
 
 def _verdict(outcome: Outcome, human_seat: str) -> str:
@@ -163,9 +183,8 @@ async def _play(game: Game[Any], model: str, human_seat: str, level: int, seed: 
     for item in disclosed_to(game, spec, (human_seat,), over=False):
         console.print(f"{item.label}: [bold]{item.value}[/] (the model does not see it)")
     async with ModelHub(use_cache=use_cache) as hub:
-        others = ", ".join(f"the {name}" for name in seats if name != human_seat)
-        console.print(f"[bold]{game.title}[/], level {level}: you are the {human_seat}; "
-                      f"{others} {'is' if len(seats) == 2 else 'are'} played by {model}.")
+        console.print(f"[bold]{game.title}[/], level {level}: {table_line(human_seat, list(seats), model, bound)}",
+                      markup=True)
         with Store.open(db) as store:
             match_id = store.create_match(spec=spec, seats=tuple(seats.values()), roles=bound)
             person = _Narrated(TerminalPlayer(name="you"), game, spec, human_seat, store, match_id)

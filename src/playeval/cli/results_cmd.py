@@ -25,7 +25,10 @@ def print_results(store: Store, run_id: str) -> None:
     """One row per game, model and team (the team column only where a game has teams): every evaluated seat a
     model held counts, so ``n`` counts seats."""
     run = store.get_run(run_id)
-    results = summarize(match_rows(store, run_id, default_registry()))
+    registry = default_registry()
+    results = summarize(match_rows(store, run_id, registry))
+    scores = {game: info for game in dict.fromkeys(r.game for r in results)
+              if game in registry.ids() and (info := registry.get(game).score) is not None}
     table = Table(title=f"run {run_id}: {run.game} L{run.level} ({run.status})", box=box.SIMPLE_HEAD, padding=(0, 1))
     several = len({r.game for r in results}) > 1
     teams = any(r.team is not None for r in results)
@@ -34,7 +37,8 @@ def print_results(store: Store, run_id: str) -> None:
     table.add_column("model", no_wrap=True)
     if teams:
         table.add_column("team", no_wrap=True)
-    for column in ("n", "prompts", "win ±sd", "rounds ±sd", "forfeits", "invalid", "tokens", "s/match"):
+    for column in ("n", "prompts", "win ±sd", "rounds ±sd", "forfeits", "invalid", *(("score",) if scores else ()),
+                   "tokens", "s/match"):
         table.add_column(column, justify="right", no_wrap=True)
     for result in results:
         per_match = result.seconds / result.matches if result.matches else 0.0
@@ -48,6 +52,7 @@ def print_results(store: Store, run_id: str) -> None:
             _rounds(result.avg_rounds, result.avg_rounds_std),
             str(result.forfeits) + (f" (+{result.opponent_forfeits} opp.)" if result.opponent_forfeits else ""),
             f"{result.invalid_move_rate:.0%}",
+            *((scores[result.game].text(result.score) if result.game in scores else "-",) if scores else ()),
             f"{result.tokens:,}",
             f"{per_match:.1f}",
         )
@@ -61,6 +66,9 @@ def print_results(store: Store, run_id: str) -> None:
                       "win rate; invalid: rejected replies per reply; "
                       "rounds: over matches the rules finished; "
                       "s/match: the evaluated model's own time.")
+        if scores:
+            console.print("score: each game's own per-seat number, the mean over seats: "
+                          + "; ".join(f"{game}: {info.label}" for game, info in scores.items()) + ".")
     for game in team_games(default_registry(), [result.game for result in results]):
         print_counts(store, run_id, game)
     print_costs(run_costs(store, run_id))

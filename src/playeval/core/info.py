@@ -190,7 +190,8 @@ class ScoreInfo(_Info):
             return "n/a"
         if self.unit == "%":
             return f"{value * 100:.0f}%"
-        return f"{value:g}{' ' + self.unit if self.unit else ''}"
+        number = f"{value:,.2f}".rstrip("0").rstrip(".")
+        return f"{number} {self.unit}" if self.unit else number
 
 
 class TeamInfo(_Info):

@@ -15,7 +15,7 @@ from playeval.analysis import ModelResult
 from playeval.analysis.cells import Figure, Mean, Rate, ResultTable
 from playeval.analysis.load import ALL_MODELS
 from playeval.analysis.sides import ALL, elo_formula, possessive, sides_caption
-from playeval.core.info import MetricSpec
+from playeval.core.info import MetricSpec, ScoreInfo
 from playeval.models.pricing import format_usd
 from playeval.report.data import ReportData, TeamReport
 
@@ -178,6 +178,7 @@ def outcome_table(data: ReportData) -> Table:
         rates = [by_key[(game, *key)].win_rate if (game, *key) in by_key else None for key in keys]
         for key, flag in zip(keys, best_flags(rates, lower_is_better=False), strict=True):
             best[(game, *key)] = flag
+    scores = {game: facts.score for game in games if (facts := data.games.get(game)) is not None and facts.score}
     rows: list[tuple[Cell, ...]] = []
     for model, team in keys:
         cells = [Cell(model), *((Cell(team or ABSENT),) if teams else ())]
@@ -185,6 +186,7 @@ def outcome_table(data: ReportData) -> Table:
             row = by_key.get((game, model, team))
             if row is None:
                 cells += [Cell(ABSENT, numeric=True)] * 2 + [Cell(ABSENT, numeric=True, aux=True)] * 3
+                cells += [Cell(ABSENT, numeric=True)] if game in scores else []
                 continue
             spread = row.variants >= 2
             cells += [
@@ -194,21 +196,31 @@ def outcome_table(data: ReportData) -> Table:
                 Cell(str(row.forfeits), numeric=True, aux=True),
                 Cell(f"{row.invalid_move_rate * 100:.2f}", numeric=True, aux=True),
             ]
+            if game in scores:
+                cells.append(Cell(scores[game].text(row.score), numeric=True))
         rows.append(tuple(cells))
     caption = ("Win rate and average rounds over all of a model's matches, ± their standard deviation across "
                "system prompt variants. Forfeits count as losses in the win rate and are also shown on their own; "
                "invalid moves are rejected replies per reply, kept apart from losses. Bold: best win rate per game.")
+    if scores:
+        caption += (" " + "; ".join(f"{scores[g].label.capitalize()} ({data.name_of(g)}): the game's own per-seat "
+                                    "number, the mean over seats" for g in scores) + ".")
     if teams:
         caption += (" Where a game has teams, a model has a row per team it played for, and every seat it held "
                     "counts (Matches counts seats).")
     return Table(
         title="Outcomes",
-        columns=("Model", *(("Team",) if teams else ()), *[c for _ in games for c in OUTCOME_COLUMNS]),
+        columns=("Model", *(("Team",) if teams else ()), *[c for g in games for c in _outcome_columns(g, scores)]),
         groups=(Group("", 1), *((Group("", 1),) if teams else ()),
-                *[Group(data.name_of(g), len(OUTCOME_COLUMNS)) for g in games]),
+                *[Group(data.name_of(g), len(_outcome_columns(g, scores))) for g in games]),
         rows=tuple(rows),
         caption=caption,
     )
+
+
+def _outcome_columns(game: str, scores: Mapping[str, ScoreInfo]) -> tuple[str, ...]:
+    score = scores.get(game)
+    return (*OUTCOME_COLUMNS, score.label.capitalize()) if score is not None else OUTCOME_COLUMNS
 
 
 def _rate_cell(wins: int, matches: int, low: float | None, high: float | None, bold: bool) -> Cell:
