@@ -98,6 +98,13 @@ def test_analyze_prints_the_side_tables_and_the_team_elo(signal_run: SignalRun) 
     assert "signal" in listed and "undercover" in listed
 
 
+def test_elo_of_a_game_without_one_is_one_clear_line(signal_run: SignalRun) -> None:
+    done = CliRunner().invoke(app, ["analyze", "elo", signal_run.run_id, "--game", "bluffing", "--db", signal_run.db],
+                              env={"COLUMNS": "200"})
+    assert done.exit_code == 2
+    assert "bluffing has no team Elo; games with one: signal, undercover" in " ".join(done.output.split())
+
+
 def test_the_declared_measures_and_the_elo_input_come_from_the_game(signal_run: SignalRun) -> None:
     registry = default_registry()
     with Store.open(signal_run.db) as store:

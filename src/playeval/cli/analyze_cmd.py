@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import typer
 from rich import box
@@ -48,7 +49,7 @@ from playeval.analysis.sides import (
 )
 from playeval.cli.console import db_option, fail, print_table, stderr, stdout
 from playeval.cli.team_tables import TeamCommands
-from playeval.core.game import JudgedGame
+from playeval.core.game import Game, JudgedGame
 from playeval.core.info import TeamAnalysis
 from playeval.core.registry import default_registry
 from playeval.engine import require_run
@@ -273,8 +274,8 @@ def elo_cmd(
         _print_elo(name, games, resamples, seed)
 
 
-def _elo_of(game: object) -> TeamAnalysis | None:
-    analysis = team_analysis(game)  # type: ignore[arg-type]
+def _elo_of(game: Game[Any]) -> TeamAnalysis | None:
+    analysis = team_analysis(game)
     return analysis if analysis is not None and analysis.elo is not None else None
 
 
