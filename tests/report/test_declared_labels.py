@@ -6,9 +6,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 from playeval.analysis import ModelResult
-from playeval.cli.play_cmd import table_line
+from playeval.cli.play_cmd import table_line, verdict_line
 from playeval.core.events import RoleAssignment
 from playeval.core.info import ScoreInfo
+from playeval.core.match import Outcome
 from playeval.core.registry import default_registry
 from playeval.report.data import GameFacts, ReportData
 from playeval.report.tables import outcome_table
@@ -65,3 +66,9 @@ def test_the_terminal_names_every_seat_and_role() -> None:
     assert table_line("north", ["north", "east", "south", "west"], "M", judges) == (
         "you are north; east, south and west are played by M; the judge and the judge#2 are played by J; "
         "the game_master is played by scripted.")
+
+
+def test_the_terminal_names_the_seat_that_forfeited() -> None:
+    forfeit = Outcome(status="forfeit", forfeit_seat="east", reason="east ran out of re-asks", rounds=1)
+    assert verdict_line(forfeit, "north").startswith("[bold]East forfeited.[/]")
+    assert verdict_line(forfeit, "east").startswith("[bold]You forfeited.[/]")

@@ -89,12 +89,13 @@ def table_line(human_seat: str, seats: list[str], model: str, roles: tuple[RoleA
     return line + "."
 
 
-def _verdict(outcome: Outcome, human_seat: str) -> str:
+def verdict_line(outcome: Outcome, human_seat: str) -> str:
     """The outcome told to the person, from their side of the table."""
     if outcome.status == "aborted":
         return f"[bold]Game abandoned[/] after {outcome.rounds} rounds; recorded as aborted."
     if outcome.status == "forfeit":
-        who = "You" if outcome.forfeit_seat == human_seat else "The model"
+        seat = outcome.forfeit_seat or "a seat"
+        who = "You" if seat == human_seat else seat[:1].upper() + seat[1:]
         return f"[bold]{who} forfeited.[/] {outcome.reason}"
     return f"[bold]You {outcome_label(outcome, human_seat)}.[/] {outcome.reason}"
 
@@ -201,7 +202,7 @@ async def _play(game: Game[Any], model: str, human_seat: str, level: int, seed: 
     console.print()
     for seat_name, text in game.transcript(state):
         console.print(f"  {seat_name}: {text}", markup=False)
-    console.print("\n" + _verdict(outcome, human_seat))
+    console.print("\n" + verdict_line(outcome, human_seat))
     for item in disclosed_to(game, spec, (), over=True, state=state):
         console.print(f"{item.revealed_label}: [bold]{item.value}[/]")
     console.print(f"(match {match_id} recorded)")
