@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from conftest import PLUGIN
 from typer.testing import CliRunner
 
 from playeval.analysis.sides import elo_games, side_results, stored_matches
@@ -31,6 +30,7 @@ from arena_client import client_for, make_settings
 from playeval.web import create_app
 
 ROOT = Path(__file__).resolve().parents[2]
+PLUGIN = ROOT / "examples" / "plugins" / "signal"
 
 
 @dataclass(frozen=True)
