@@ -30,10 +30,8 @@ from playeval.analysis.qa_eval import (
     score,
     seat_win_rates,
 )
-from playeval.analysis.ratings import CIVILIAN as RATED_CIVILIAN
-from playeval.analysis.ratings import UNDERCOVER as RATED_UNDERCOVER
 from playeval.analysis.ratings import SeatResult
-from playeval.analysis.undercover import undercover_games
+from playeval.analysis.sides import elo_games, stored_matches
 from playeval.core import Ask, FormatError, Reply
 from playeval.core.events import RoleAssignment, SeatAssignment
 from playeval.core.registry import default_registry
@@ -314,11 +312,11 @@ def test_spearman_on_known_numbers() -> None:
 
 
 def test_win_rate_counts_each_seat_a_model_held() -> None:
-    def seat(model: str, won: bool, side: str = RATED_CIVILIAN) -> SeatResult:
-        return SeatResult(model=model, role=side, won=won, survival=1.0, vote_accuracy=1.0)  # type: ignore[arg-type]
+    def seat(model: str, won: bool, side: str = "civilian") -> SeatResult:
+        return SeatResult(model=model, team=side, won=won, actual=1.0)
 
-    games = [[seat("x", True), seat("x", True), seat("y", False, RATED_UNDERCOVER)],
-             [seat("x", False), seat("y", True, RATED_UNDERCOVER), seat("y", True, RATED_UNDERCOVER)]]
+    games = [[seat("x", True), seat("x", True), seat("y", False, "undercover")],
+             [seat("x", False), seat("y", True, "undercover"), seat("y", True, "undercover")]]
     assert seat_win_rates(games) == {"x": pytest.approx(2 / 3), "y": pytest.approx(2 / 3)}
     assert seat_win_rates(games[1:]) == {"x": 0.0, "y": 1.0}
 
@@ -356,7 +354,8 @@ def test_build_and_eval_commands(stored: tuple[str, str], tmp_path: Path, monkey
     row = next(line for line in evaluated.output.splitlines() if line.strip().startswith("mock/a"))
     assert "1.00 [" in row and f"({len(items)})" in row
     with Store.open(db) as store:
-        rates = seat_win_rates(undercover_games(store, [run_id], default_registry()))
+        games = elo_games(default_registry().get("undercover"), stored_matches(store, [run_id], "undercover"))
+        rates = seat_win_rates(games)
     accuracy = {s.model: s.accuracy for s in score(items, ["mock/a", "mock/b", "mock/c"], calls) if s.task == "all"}
     expected = qa_win_correlation(accuracy, rates)
     assert len(expected.models) == 3 and f"{rates['mock/b']:.2f}" in evaluated.output

@@ -1,4 +1,5 @@
-"""CK-Arena's team Elo: the paper's formulas, checked by hand, and independence of seat order."""
+"""CK-Arena's team Elo, as Undercover declares it: the paper's formulas, checked by hand, and independence of seat
+order."""
 
 from __future__ import annotations
 
@@ -10,24 +11,44 @@ import statistics
 import pytest
 
 from playeval.analysis.ratings import (
-    CIVILIAN,
-    CIVILIAN_OFFSET,
-    UNDERCOVER,
+    TWO_THIRDS_OFFSET,
     SeatResult,
+    TeamRule,
     elo_intervals,
     expected,
     k_factor,
     order_check,
-    undercover_elo,
+    team_elo,
 )
+from playeval.analysis.sides import elo_rule
+from playeval.core.info import TeamAnalysis, TeamElo, TeamInfo
+from playeval.games.undercover import CIVILIAN, UNDERCOVER, Undercover
+
+assert Undercover.teams is not None
+RULE = elo_rule(Undercover.teams)
+CIVILIAN_OFFSET = RULE.offset(CIVILIAN)
+
+
+def undercover_elo(games: list[list[SeatResult]]) -> dict[str, float]:
+    return team_elo(games, RULE)
+
+
+def _seat(model: str, team: str, won: bool, survival: float, votes: float) -> SeatResult:
+    return SeatResult(model=model, team=team, won=won, actual=0.75 * won + 0.15 * survival + 0.10 * votes)
 
 
 def civ(model: str, won: bool, survival: float = 1.0, votes: float = 1.0) -> SeatResult:
-    return SeatResult(model=model, role=CIVILIAN, won=won, survival=survival, vote_accuracy=votes)
+    return _seat(model, CIVILIAN, won, survival, votes)
 
 
 def und(model: str, won: bool, survival: float = 1.0, votes: float = 1.0) -> SeatResult:
-    return SeatResult(model=model, role=UNDERCOVER, won=won, survival=survival, vote_accuracy=votes)
+    return _seat(model, UNDERCOVER, won, survival, votes)
+
+
+def test_undercover_declares_the_papers_rule() -> None:
+    assert Undercover.teams is not None and Undercover.teams.elo is not None
+    assert RULE == TeamRule(teams=(CIVILIAN, UNDERCOVER), offsets={CIVILIAN: TWO_THIRDS_OFFSET, UNDERCOVER: 0.0})
+    assert dict(Undercover.teams.elo.weights) == {"won": 0.75, "survival": 0.15, "vote_accuracy": 0.10}
 
 
 def test_the_offset_makes_equal_civilians_expect_two_thirds_and_k_decays_per_twelve_games() -> None:
@@ -91,12 +112,23 @@ def test_a_model_in_several_seats_counts_one_game() -> None:
 
 
 def test_bad_input_is_a_clear_error() -> None:
-    with pytest.raises(ValueError, match="both roles"):
+    with pytest.raises(ValueError, match="both teams"):
         undercover_elo([[civ("A", True), civ("B", True)]])
-    with pytest.raises(ValueError, match="survival"):
-        civ("A", True, survival=1.5)
-    with pytest.raises(ValueError, match="role"):
-        SeatResult(model="A", role="spy", won=True, survival=1, vote_accuracy=1)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="actual score"):
+        civ("A", True, survival=1.5, votes=1.0)
+    with pytest.raises(ValueError, match="add up to 1"):
+        TeamElo(weights=(("won", 0.5),))
+    with pytest.raises(ValueError, match="exactly two teams"):
+        TeamAnalysis(teams=tuple(TeamInfo(name=n, label=n) for n in "abc"), elo=TeamElo())
+    with pytest.raises(ValueError, match="undeclared measures: survival"):
+        TeamAnalysis(teams=(TeamInfo(name="a", label="a"), TeamInfo(name="b", label="b")),
+                     elo=TeamElo(weights=(("won", 0.5), ("survival", 0.5))))
+
+
+def test_a_team_without_an_offset_is_plain_elo() -> None:
+    plain = TeamRule(teams=("red", "blue"))
+    game = [SeatResult("A", "red", True, 1.0), SeatResult("B", "blue", False, 0.0)]
+    assert team_elo([game], plain) == pytest.approx({"A": 30.0, "B": -30.0})  # both expect 1/2, K = 60
 
 
 def test_the_leaderboard_has_bootstrap_intervals_around_the_ratings_and_the_order_check() -> None:
@@ -111,11 +143,11 @@ def test_the_leaderboard_has_bootstrap_intervals_around_the_ratings_and_the_orde
         civ_won = rng.random() < 0.5 + civ_power - und_power
         games.append([civ(m, civ_won, rng.random(), strength[m]) for m in civilians]
                      + [und(m, not civ_won, rng.random(), strength[m]) for m in undercover])
-    board = elo_intervals(games, resamples=200, seed=1)
+    board = elo_intervals(games, RULE, resamples=200, seed=1)
     assert [row.model for row in board] == ["strong", "middle", "weak"]
     assert all(row.low <= row.rating <= row.high and row.low < row.high for row in board)
     assert all(row.games == sum(1 for game in games if any(s.model == row.model for s in game)) for row in board)
-    check = order_check(games)
+    check = order_check(games, RULE)
     assert check.forward == pytest.approx(undercover_elo(games))
     assert check.pearson_r is not None and check.pearson_r > 0.9
     assert check.largest_difference == pytest.approx(max(abs(check.forward[m] - check.reverse[m])

@@ -10,15 +10,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from playeval.analysis.cells import Mean, Rate
 from playeval.analysis.intervals import t_interval, t_quantile_95
-from playeval.analysis.undercover_results import (
-    ALL,
-    CategoryRow,
-    SideRow,
-    UndercoverResults,
-    is_judge_role,
-    undercover_results,
-)
+from playeval.analysis.sides import ALL, CategoryRow, SideResults, SideRow, side_results, stored_matches
 from playeval.cli.main import app
 from playeval.core import Action, ActionApplied, Event, ReplyReceived, ReplyRejected, RoleAssignment, SeatAssignment
 from playeval.core.events import SeatEliminated
@@ -26,9 +20,10 @@ from playeval.core.info import panel_member
 from playeval.core.match import MatchSpec
 from playeval.core.registry import default_registry
 from playeval.games.undercover import CIVILIAN, JUDGE, UNDERCOVER, Undercover, UndercoverState
+from playeval.games.undercover.judging import JudgeRow, is_judge_role, judge_rows
 from playeval.games.undercover.state import SCALES
 from playeval.report import build_report, write_report
-from playeval.report.tables import undercover_tables
+from playeval.report.tables import team_sections
 from playeval.store import Store
 
 game = Undercover()
@@ -146,16 +141,35 @@ def run(tmp_path: Path) -> tuple[str, str]:
 
 
 @pytest.fixture
-def results(run: tuple[str, str]) -> UndercoverResults:
+def results(run: tuple[str, str]) -> SideResults:
     url, run_id = run
     with Store.open(url) as store:
-        found = undercover_results(store, [run_id], default_registry())
+        found = side_results(store, [run_id], default_registry(), "undercover")
     assert found is not None
     return found
 
 
-def row(results: UndercoverResults, model: str, side: str) -> SideRow:
+@pytest.fixture
+def judges(run: tuple[str, str]) -> tuple[JudgeRow, ...]:
+    url, run_id = run
+    with Store.open(url) as store:
+        return judge_rows(game, stored_matches(store, [run_id], "undercover"))
+
+
+def row(results: SideResults, model: str, side: str) -> SideRow:
     return next(r for r in results.rows if r.model == model and r.side == side)
+
+
+def mean(found: SideRow, name: str) -> Mean:
+    value = found.values[name]
+    assert isinstance(value, Mean)
+    return value
+
+
+def share(found: SideRow, name: str) -> Rate:
+    value = found.values[name]
+    assert isinstance(value, Rate)
+    return value
 
 
 def test_the_constructed_matches_end_as_planned() -> None:
@@ -166,9 +180,9 @@ def test_the_constructed_matches_end_as_planned() -> None:
     assert [(o.seat, o.by) for o in match_b().state.out] == [("player5", "forfeit")]
 
 
-def test_win_rates_have_wilson_intervals_and_the_run_s_side_rates_beside_them(results: UndercoverResults) -> None:
+def test_win_rates_have_wilson_intervals_and_the_run_s_side_rates_beside_them(results: SideResults) -> None:
     assert results.matches == 3  # the unfinished match is left out
-    assert (results.civilian_wins.count, results.civilian_wins.n) == (2, 3)
+    assert (results.team_wins[CIVILIAN].count, results.team_wins[CIVILIAN].n) == (2, 3)
     civ = row(results, "mock/a", CIVILIAN)  # A p1, A p2 twice (won), B p2 (lost)
     assert (civ.seats, civ.wins.count) == (5, 4) and civ.reference == pytest.approx(2 / 3)
     # Wilson 95% for 4 of 5, worked out: centre (0.8 + 1.92/5)/(1 + 3.84/5), half-width z sqrt(...)/(...)
@@ -184,47 +198,51 @@ def test_win_rates_have_wilson_intervals_and_the_run_s_side_rates_beside_them(re
     assert [r.side for r in results.rows] == [CIVILIAN, UNDERCOVER, ALL] * 2
 
 
-def test_seat_means_have_t_intervals(results: UndercoverResults) -> None:
+def test_seat_means_have_t_intervals(results: SideResults) -> None:
     civ = row(results, "mock/a", CIVILIAN)
-    relevance = civ.means["relevance"]  # 0.6, 0.5, 0.6, 0.5 in A; mean(0.6, 0.2) = 0.4 in B
+    relevance = mean(civ, "relevance")  # 0.6, 0.5, 0.6, 0.5 in A; mean(0.6, 0.2) = 0.4 in B
     assert relevance.n == 5 and relevance.mean == pytest.approx(0.52)
     half = 2.7764 * math.sqrt(0.028 / 4) / math.sqrt(5)
     assert relevance.low == pytest.approx(0.52 - half, abs=1e-4) and relevance.high == pytest.approx(0.52 + half,
                                                                                                       abs=1e-4)
-    assert civ.means["novelty"].mean == pytest.approx((1 + 0.8 + 1 + 0.8 + 0.75) / 5)
-    assert civ.means["novelty"].high == 1.0  # clipped to [0, 1]
-    assert civ.means["survival"].mean == 1.0 and civ.means["vote_accuracy"].mean == pytest.approx(0.8)
+    assert mean(civ, "novelty").mean == pytest.approx((1 + 0.8 + 1 + 0.8 + 0.75) / 5)
+    assert mean(civ, "novelty").high == 1.0  # clipped to [0, 1]
+    assert mean(civ, "survival").mean == 1.0 and mean(civ, "vote_accuracy").mean == pytest.approx(0.8)
     b_civ = row(results, "mock/b", CIVILIAN)
-    assert b_civ.means["survival"].mean == pytest.approx(2 / 5)  # out in round 1 twice in A, and p5 in B
-    vote = b_civ.means["vote_accuracy"]  # A p3 never voted, B p3 voted for the agent, p4 abstained, p5 was out
+    assert mean(b_civ, "survival").mean == pytest.approx(2 / 5)  # out in round 1 twice in A, and p5 in B
+    vote = mean(b_civ, "vote_accuracy")  # A p3 never voted, B p3 voted for the agent, p4 abstained, p5 was out
     assert (vote.n, vote.mean, vote.low, vote.high) == (1, 1.0, None, None)
-    assert b_civ.means["novelty"].n == 4  # p5 said nothing
+    assert mean(b_civ, "novelty").n == 4  # p5 said nothing
     agent = row(results, "mock/b", UNDERCOVER)
-    assert agent.means["survival"].mean == 0.0 and agent.means["reasonableness"].mean == 0.5
+    assert mean(agent, "survival").mean == 0.0 and mean(agent, "reasonableness").mean == 0.5
 
 
-def test_eliminations_forfeits_reasks_and_abstentions(results: UndercoverResults) -> None:
+def test_eliminations_forfeits_reasks_and_abstentions(results: SideResults) -> None:
     b_civ = row(results, "mock/b", CIVILIAN)
-    assert (b_civ.out_by_judge.count, b_civ.out_by_judge.n) == (2, 5) and b_civ.out_by_judge.low is not None
-    assert b_civ.out_by_vote.count == 0 and b_civ.forfeits == 1 and b_civ.abstentions == 1 and b_civ.reasks == 0
+    by_judge = share(b_civ, "out_by_judge")
+    assert (by_judge.count, by_judge.n) == (2, 5) and by_judge.low is not None
+    assert share(b_civ, "out_by_vote").count == 0
+    assert (b_civ.values["forfeited"], b_civ.values["abstentions"], b_civ.values["reasks"]) == (1, 1, 0)
     agent = row(results, "mock/b", UNDERCOVER)
-    assert (agent.out_by_vote.count, agent.out_by_vote.n, agent.out_by_judge.count) == (2, 2, 0)  # A p4, twice
+    by_vote = share(agent, "out_by_vote")
+    assert (by_vote.count, by_vote.n, share(agent, "out_by_judge").count) == (2, 2, 0)  # A p4, twice
     civ = row(results, "mock/a", CIVILIAN)
-    assert (civ.reasks, civ.abstentions, civ.forfeits) == (2, 0, 0)
-    assert row(results, "mock/a", ALL).reasks == 2 and row(results, "mock/b", ALL).abstentions == 1
+    assert (civ.values["reasks"], civ.values["abstentions"], civ.values["forfeited"]) == (2, 0, 0)
+    assert row(results, "mock/a", ALL).values["reasks"] == 2
+    assert row(results, "mock/b", ALL).values["abstentions"] == 1
 
 
-def test_win_rate_by_concept_category(results: UndercoverResults) -> None:
+def test_win_rate_by_concept_category(results: SideResults) -> None:
     found = {(r.category, r.model): (r.wins.count, r.wins.n) for r in results.categories}
     assert found == {("animals", None): (2, 2), ("animals", "mock/a"): (4, 4), ("animals", "mock/b"): (2, 4),
                      ("food", None): (0, 1), ("food", "mock/a"): (1, 2), ("food", "mock/b"): (0, 3)}
     assert isinstance(results.categories[0], CategoryRow) and results.categories[0].wins.high == 1.0
 
 
-def test_judge_histograms_count_each_judge_s_own_scores(results: UndercoverResults) -> None:
-    judges = {judge.judge: judge for judge in results.judges}
-    assert set(judges) == {J, K}
-    j, k = judges[J], judges[K]
+def test_judge_histograms_count_each_judge_s_own_scores(judges: tuple[JudgeRow, ...]) -> None:
+    by_name = {judge.judge: judge for judge in judges}
+    assert set(by_name) == {J, K}
+    j, k = by_name[J], by_name[K]
     assert (j.scored, k.scored) == (12, 4)
     # J: novelty 1, 0.8, 0.1, 1 in each A; 1 four times in B
     assert j.histograms["novelty"] == (0, 2, 0, 0, 0, 0, 0, 0, 2, 0, 8)
@@ -282,11 +300,13 @@ def test_the_report_has_an_undercover_section(run: tuple[str, str], tmp_path: Pa
     url, run_id = run
     with Store.open(url) as store:
         data = build_report(store, run_id, default_registry())
-    titles = [table.title for table in undercover_tables(data)]
+    [section] = team_sections(data)
+    titles = [table.title for table in section.tables]
     assert titles == ["Undercover: per model and side", "Undercover: team Elo",
                       "Undercover: win rate by concept category", "Undercover: the judges' scores"]
-    assert {row.model for row in data.undercover_elo} == {"mock/a", "mock/b"} and data.undercover_order is not None
-    assert all(row.low <= row.rating <= row.high for row in data.undercover_elo)
+    [team] = data.teams
+    assert {row.model for row in team.elo} == {"mock/a", "mock/b"} and team.order is not None
+    assert all(row.low <= row.rating <= row.high for row in team.elo)
     files = write_report(data, tmp_path / "report")
     html, markdown = files.html.read_text("utf-8"), files.markdown.read_text("utf-8")
     assert 'id="undercover"' in html and "Undercover: team Elo" in html and "[38-96%], n=5" in html

@@ -16,8 +16,8 @@ from types import SimpleNamespace
 import pytest
 
 from playeval.analysis.ratings import SeatResult as RatedSeat
-from playeval.analysis.ratings import undercover_elo
-from playeval.analysis.undercover import undercover_games
+from playeval.analysis.ratings import team_elo
+from playeval.analysis.sides import elo_games, elo_rule, stored_matches
 from playeval.core import (
     Action,
     Ask,
@@ -388,13 +388,15 @@ def test_a_batch_run_with_mock_players(tmp_path: Path) -> None:
     elo = subprocess.run([command, "analyze", "elo", run_id, "--resamples", "50", "--db", db], capture_output=True,
                          text=True, env={**os.environ, "COLUMNS": "200"}, timeout=120, check=False)
     assert elo.returncode == 0, elo.stderr
-    rating = undercover_elo(games)["mock/player"]  # one model in every seat: its civilian and undercover seats
+    assert Undercover.teams is not None
+    # one model in every seat: its civilian and undercover seats
+    rating = team_elo(games, elo_rule(Undercover.teams))["mock/player"]
     assert f"{rating:.1f}" in elo.stdout and "team Elo over 2 undercover games" in elo.stdout
 
 
 def undercover_games_of(db: str, run_id: str) -> list[list[RatedSeat]]:
     with Store.open(db) as store:
-        return undercover_games(store, [run_id], default_registry())
+        return elo_games(default_registry().get("undercover"), stored_matches(store, [run_id], "undercover"))
 
 
 def test_a_match_recorded_before_the_repeat_rule_still_folds() -> None:

@@ -12,18 +12,22 @@ from matplotlib.collections import LineCollection
 from matplotlib.container import BarContainer
 
 from playeval.analysis import ModelResult, ProceduralSummary, Profile, SkillStanding, skills
+from playeval.analysis.cells import GameTables, Mean, Rate
 from playeval.analysis.intervals import wilson_interval
 from playeval.analysis.ratings import OrderCheck, RatedModel
 from playeval.analysis.rule_games import RuleGameRow
-from playeval.analysis.undercover_results import CategoryRow, JudgeRow, Mean, Rate, SideRow, UndercoverResults
+from playeval.analysis.sides import CategoryRow, SideResults, SideRow
 from playeval.core.info import MetricSpec
 from playeval.core.registry import default_registry
+from playeval.games.undercover import Undercover
+from playeval.games.undercover.judging import JudgeRow, judge_report_tables
 from playeval.report.data import (
     RecallCurve,
     RecallPoint,
     ReportData,
     RetroLine,
     SeatLine,
+    TeamReport,
     Trajectory,
     TranscriptPage,
 )
@@ -35,7 +39,7 @@ from playeval.report.plots import (
     win_rate_figure,
 )
 from playeval.report.render import ReportFiles, write_report
-from playeval.report.tables import capability_table, outcome_table, rule_game_tables, undercover_tables
+from playeval.report.tables import capability_table, outcome_table, rule_game_tables, team_sections
 
 MODELS = ("claude-3-5-sonnet", "gpt-4o", "llama-3.1-405b")
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -125,9 +129,10 @@ def _trajectories() -> tuple[Trajectory, ...]:
     out = []
     for i, model in enumerate(MODELS):
         for j, levels in enumerate(shapes_true[: 4 - i % 2]):
-            out.append(Trajectory(f"b-{i}-t{j}", model, True, levels, won=levels[-1] <= 2))
+            out.append(Trajectory(f"b-{i}-t{j}", model, True, levels, won=levels[-1] <= 2, game="bluffing"))
         for j, levels in enumerate(shapes_false[: 3 + i % 2]):
-            out.append(Trajectory(f"b-{i}-f{j}", model, False, levels, won=levels[-1] >= 4 if j != 3 else None))
+            out.append(Trajectory(f"b-{i}-f{j}", model, False, levels, won=levels[-1] >= 4 if j != 3 else None,
+                                  game="bluffing"))
     return tuple(out)
 
 
@@ -480,23 +485,29 @@ def test_guess_the_rule_runs_get_the_paper_s_table_2_with_intervals(tmp_path: Pa
 
 
 def test_undercover_tables_appear_only_for_undercover_runs(tmp_path: Path) -> None:
-    assert undercover_tables(make_data()) == []
+    assert team_sections(make_data()) == []
     files = write_report(make_data(), tmp_path / "none")
     assert 'id="undercover"' not in files.html.read_text("utf-8")
     assert "### Undercover" not in files.markdown.read_text("utf-8")
-    means = {name: Mean.of([0.5, 0.7]) for name in ("survival", "vote_accuracy", "novelty", "relevance",
-                                                      "reasonableness")}
-    side = SideRow(model="mock/a", side="civilian", seats=5, wins=Rate.of(4, 5), reference=2 / 3, means=means,
-                   out_by_judge=Rate.of(0, 5), out_by_vote=Rate.of(1, 5), forfeits=0, reasks=2, abstentions=1)
+    values: dict[str, Mean | Rate | int] = {name: Mean.of([0.5, 0.7]) for name in (
+        "survival", "vote_accuracy", "novelty", "relevance", "reasonableness")}
+    values.update(out_by_judge=Rate.of(0, 5), out_by_vote=Rate.of(1, 5), forfeited=0, reasks=2, abstentions=1)
+    side = SideRow(model="mock/a", side="civilian", seats=5, wins=Rate.of(4, 5), reference=2 / 3, values=values)
     judge = JudgeRow(judge="mock/j", scored=3, histograms={name: (0,) * 10 + (3,) for name in
                                                            ("novelty", "relevance", "reasonableness")},
                      off_grid=1, under={"novelty": Rate.of(0, 3), "reasonableness": Rate.of(1, 3)},
                      put_out={"novelty": Rate.of(0, 3), "reasonableness": Rate.of(1, 3)})
-    results = UndercoverResults(matches=3, civilian_wins=Rate.of(2, 3), rows=(side,), judges=(judge,),
-                                categories=(CategoryRow("animals", None, Rate.of(2, 3)),))
-    data = replace(make_data(), undercover=results, undercover_elo=(RatedModel("mock/a", 12.5, -3.0, 20.0, 3),),
-                   undercover_order=OrderCheck({"mock/a": 12.5}, {"mock/a": 11.0}, None, 1.5), elo_resamples=200)
-    sides, elo, categories, judges = undercover_tables(data)
+    results = SideResults(game="undercover", matches=3, team_wins={"civilian": Rate.of(2, 3),
+                                                                   "undercover": Rate.of(1, 3)},
+                          rows=(side,), categories=(CategoryRow("animals", None, Rate.of(2, 3)),),
+                          tables=GameTables(report=judge_report_tables("Undercover", (judge,))))
+    assert Undercover.teams is not None
+    team = TeamReport(game="undercover", analysis=Undercover.teams, results=results,
+                      elo=(RatedModel("mock/a", 12.5, -3.0, 20.0, 3),),
+                      order=OrderCheck({"mock/a": 12.5}, {"mock/a": 11.0}, None, 1.5), elo_resamples=200)
+    data = replace(make_data(), teams=(team,))
+    [section] = team_sections(data)
+    sides, elo, categories, judges = section.tables
     assert sides.rows[0][3].text == "80%" and sides.rows[0][3].sub == ("[38-96%], n=5",)
     assert sides.rows[0][4].text == "67%" and sides.rows[0][5].text == "0.60"  # the run's rate; mean survival
     assert sides.rows[0][5].sub == ("[0.00, 1.00], n=2",)  # t with 1 df, clipped to [0, 1]

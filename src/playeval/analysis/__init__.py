@@ -12,7 +12,7 @@ from playeval.analysis.load import match_rows, seat_rows
 from playeval.analysis.outcomes import MatchRow, ModelResult, overall_win_rates, summarize
 from playeval.analysis.profile import Profile, SkillStanding, capability_profiles, skills
 from playeval.analysis.ranking import KendallResult, kendall_tau, ranking_from_scores, rbo, rbo_permutation_test
-from playeval.analysis.ratings import OrderCheck, RatedModel, elo_intervals, order_check, undercover_elo
+from playeval.analysis.ratings import OrderCheck, RatedModel, TeamRule, elo_intervals, order_check, team_elo
 from playeval.analysis.retro import RetroPlan, RetroRunner, RetroSummary, RetroTask
 from playeval.analysis.retro_metrics import (
     MatchRetro,
@@ -52,6 +52,7 @@ __all__ = [
     "RetroTask",
     "RunRanking",
     "SkillStanding",
+    "TeamRule",
     "bluffing_metrics",
     "candidate_list_metrics",
     "capability_profiles",
@@ -78,5 +79,5 @@ __all__ = [
     "skills",
     "summarize",
     "summarize_procedural",
-    "undercover_elo",
+    "team_elo",
 ]

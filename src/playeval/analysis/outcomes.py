@@ -81,6 +81,8 @@ class ModelResult:
     aborted: int = 0
     team: str | None = None
     """The team the model played for (``None`` in a game without teams, or with ``by_team=False``)."""
+    score: float | None = None
+    """The mean of the game's own per-seat number (``SeatResult.score``) over the seats that have one."""
 
 
 def _std(values: Sequence[float]) -> float:
@@ -128,6 +130,7 @@ def _summarize_group(game: str, model: str, team: str | None, rows: list[MatchRo
         scored=len(scored),
         aborted=sum(1 for r in rows if r.outcome.status == "aborted"),
         team=team,
+        score=statistics.fmean(scores) if (scores := [s for r in rows if (s := r.result.score) is not None]) else None,
     )
 
 

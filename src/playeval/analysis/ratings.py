@@ -1,11 +1,13 @@
-"""CK-Arena's team Elo for Undercover (paper section 3.4 and appendix A), computed so seat order cannot matter.
+"""CK-Arena's team Elo (paper section 3.4 and appendix A) for any game of two teams, computed so seat order cannot
+matter.
 
 Games are taken in play order. Every model starts at 0. In a game, a team's rating is the mean of its seats'
-model ratings (a model in two seats counts twice), and the civilians get the offset ``CIVILIAN_OFFSET`` =
-400·log10(2) ≈ 120.4, the Elo difference at which equal teams are expected to score 2/3, the civilians' observed
-advantage. A seat's expected score is its team's Elo expectation against the other team; its actual score is
-0.75·won + 0.15·survival + 0.10·vote_accuracy; its change is K(n)·(actual - expected), with
-K(n) = 5 + 55·exp(-⌊n/12⌋/2.5) and n the games its model had played before this game.
+model ratings (a model in two seats counts twice), plus the team's offset (a side's advantage, declared by the game:
+Undercover's civilians get 400·log10(2) ≈ 120.4, the Elo difference at which equal teams are expected to score 2/3,
+their observed advantage). A seat's expected score is its team's Elo expectation against the other team; its
+actual score is given (the game declares it: Undercover's is 0.75·won + 0.15·survival + 0.10·vote_accuracy); its
+change is K(n)·(actual - expected), with K(n) = 5 + 55·exp(-⌊n/12⌋/2.5) and n the games its model had played
+before this game.
 
 Unlike the seed's code, which updated the players one after another inside a game (so a later seat saw the earlier
 seats' new ratings and seat order changed the result), every change of a game is computed from the ratings before
@@ -21,43 +23,38 @@ from __future__ import annotations
 import math
 import random
 import statistics
-from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Final, Literal
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 
-CIVILIAN: Final = "civilian"
-UNDERCOVER: Final = "undercover"
-Role = Literal["civilian", "undercover"]
-
-CIVILIAN_OFFSET = 400 * math.log10(2)
-"""Elo points added to the civilians' team rating: equal teams then expect 2/3 for the civilians."""
-WEIGHTS = (0.75, 0.15, 0.10)
-"""(won, survival, vote accuracy) in a seat's actual score."""
 K_MIN, K_MAX, K_TAU, K_BATCH = 5.0, 60.0, 2.5, 12
+TWO_THIRDS_OFFSET = 400 * math.log10(2)
+"""The offset at which equal teams expect 2/3 for the favoured one (CK-Arena's civilians)."""
 
 
 @dataclass(frozen=True)
 class SeatResult:
-    """One seat of one Undercover game, as the rating needs it (all three measures in [0, 1])."""
+    """One seat of one game, as the rating needs it: its model, its team, whether its team won, and its actual
+    score in [0, 1]."""
 
     model: str
-    role: Role
+    team: str
     won: bool
-    survival: float
-    vote_accuracy: float
+    actual: float
 
     def __post_init__(self) -> None:
-        if self.role not in (CIVILIAN, UNDERCOVER):
-            raise ValueError(f"role must be {CIVILIAN!r} or {UNDERCOVER!r}, not {self.role!r}")
-        for name in ("survival", "vote_accuracy"):
-            value = getattr(self, name)
-            if not 0.0 <= value <= 1.0:
-                raise ValueError(f"{name} must be within [0, 1], not {value}")
+        if not 0.0 <= self.actual <= 1.0:
+            raise ValueError(f"a seat's actual score must be within [0, 1], not {self.actual}")
 
-    @property
-    def actual(self) -> float:
-        won, survival, votes = WEIGHTS
-        return won * float(self.won) + survival * self.survival + votes * self.vote_accuracy
+
+@dataclass(frozen=True)
+class TeamRule:
+    """The two teams of a game and the offset each gets (0 for a team not named in ``offsets``)."""
+
+    teams: tuple[str, str]
+    offsets: Mapping[str, float] = field(default_factory=dict)
+
+    def offset(self, team: str) -> float:
+        return self.offsets.get(team, 0.0)
 
 
 def k_factor(games_played: int) -> float:
@@ -70,36 +67,38 @@ def expected(rating: float, other: float) -> float:
     return 1.0 / (1.0 + 10.0 ** ((other - rating) / 400.0))
 
 
-def _check_game(game: Sequence[SeatResult], number: int) -> None:
-    roles = {seat.role for seat in game}
-    if roles != {CIVILIAN, UNDERCOVER}:
-        raise ValueError(f"game {number} needs seats of both roles, has {sorted(roles) or 'no seats'}")
+def _check_game(game: Sequence[SeatResult], number: int, rule: TeamRule) -> None:
+    teams = {seat.team for seat in game}
+    if teams != set(rule.teams):
+        raise ValueError(f"game {number} needs seats of both teams {' and '.join(rule.teams)}, has "
+                         f"{sorted(teams) or 'no seats'}")
 
 
-def _play(ratings: dict[str, float], played: dict[str, int], game: Sequence[SeatResult]) -> None:
+def _play(ratings: dict[str, float], played: dict[str, int], game: Sequence[SeatResult], rule: TeamRule) -> None:
     """Apply one game's changes, all computed from the ratings before it."""
     teams: dict[str, float] = {}
-    for role in (CIVILIAN, UNDERCOVER):
-        teams[role] = statistics.fmean(ratings.get(seat.model, 0.0) for seat in game if seat.role == role)
-    teams[CIVILIAN] += CIVILIAN_OFFSET
+    for team in rule.teams:
+        teams[team] = statistics.fmean(ratings.get(seat.model, 0.0) for seat in game if seat.team == team)
+        teams[team] += rule.offset(team)
+    first, second = rule.teams
     changes: dict[str, list[float]] = {}
     for seat in game:
-        other = UNDERCOVER if seat.role == CIVILIAN else CIVILIAN
-        hope = expected(teams[seat.role], teams[other])
+        other = second if seat.team == first else first
+        hope = expected(teams[seat.team], teams[other])
         changes.setdefault(seat.model, []).append(k_factor(played.get(seat.model, 0)) * (seat.actual - hope))
     for model, moves in changes.items():
         ratings[model] = ratings.get(model, 0.0) + statistics.fmean(moves)
         played[model] = played.get(model, 0) + 1
 
 
-def undercover_elo(games: Sequence[Sequence[SeatResult]]) -> dict[str, float]:
+def team_elo(games: Sequence[Sequence[SeatResult]], rule: TeamRule) -> dict[str, float]:
     """Every model's rating after ``games`` (in play order; see the module's note). ``ValueError`` for a game
-    without both roles or a seat with a measure outside [0, 1]."""
+    without seats of both teams."""
     ratings: dict[str, float] = {}
     played: dict[str, int] = {}
     for number, game in enumerate(games):
-        _check_game(game, number)
-        _play(ratings, played, game)
+        _check_game(game, number, rule)
+        _play(ratings, played, game, rule)
     return ratings
 
 
@@ -113,14 +112,14 @@ class RatedModel:
     games: int
 
 
-def elo_intervals(games: Sequence[Sequence[SeatResult]], *, resamples: int = 1000, level: float = 0.95,
-                  seed: int = 0) -> list[RatedModel]:
+def elo_intervals(games: Sequence[Sequence[SeatResult]], rule: TeamRule, *, resamples: int = 1000,
+                  level: float = 0.95, seed: int = 0) -> list[RatedModel]:
     """The leaderboard: each model's rating with a bootstrap interval, best first. Each resample draws as many
     games as there are, with replacement, and plays them in their original order; a model absent from a resample
     has no rating in it, and its interval is taken over the resamples it played in."""
     if resamples < 1 or not 0.0 < level < 1.0:
         raise ValueError("resamples must be at least 1 and level within (0, 1)")
-    ratings = undercover_elo(games)
+    ratings = team_elo(games, rule)
     counts: dict[str, int] = {}
     for game in games:
         for model in {seat.model for seat in game}:
@@ -129,7 +128,7 @@ def elo_intervals(games: Sequence[Sequence[SeatResult]], *, resamples: int = 100
     samples: dict[str, list[float]] = {model: [] for model in ratings}
     for _ in range(resamples):
         drawn = sorted(rng.randrange(len(games)) for _ in games)
-        for model, rating in undercover_elo([games[index] for index in drawn]).items():
+        for model, rating in team_elo([games[index] for index in drawn], rule).items():
             samples[model].append(rating)
     rows: list[RatedModel] = []
     tail = (1.0 - level) / 2.0
@@ -150,10 +149,10 @@ class OrderCheck:
     largest_difference: float
 
 
-def order_check(games: Sequence[Sequence[SeatResult]]) -> OrderCheck:
+def order_check(games: Sequence[Sequence[SeatResult]], rule: TeamRule) -> OrderCheck:
     """The paper's stability check: ratings from the games in play order and in reverse order."""
-    forward = undercover_elo(games)
-    reverse = undercover_elo(list(reversed(games)))
+    forward = team_elo(games, rule)
+    reverse = team_elo(list(reversed(games)), rule)
     models = sorted(forward)
     a, b = [forward[model] for model in models], [reverse[model] for model in models]
     r: float | None = None

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import typer
 from rich import box
@@ -34,26 +35,29 @@ from playeval.analysis import (
     summarize,
     summarize_procedural,
 )
-from playeval.analysis.ratings import CIVILIAN_OFFSET, elo_intervals, order_check
+from playeval.analysis.ratings import SeatResult, elo_intervals, order_check
 from playeval.analysis.rule_games import PASSING, rule_game_rows
-from playeval.analysis.undercover import undercover_games
-from playeval.analysis.undercover_results import (
-    CAPTION_JUDGES,
-    SCORES,
-    UndercoverResults,
-    bins_heading,
-    sides_caption,
-    undercover_results,
+from playeval.analysis.sides import (
+    elo_formula,
+    elo_games,
+    elo_offsets,
+    elo_rule,
+    run_games,
+    stored_matches,
+    team_analysis,
+    team_games,
 )
 from playeval.cli.console import db_option, fail, print_table, stderr, stdout
-from playeval.core.game import JudgedGame
+from playeval.cli.team_tables import TeamCommands
+from playeval.core.game import Game, JudgedGame
+from playeval.core.info import TeamAnalysis
 from playeval.core.registry import default_registry
 from playeval.engine import require_run
 from playeval.models import ModelHub
 from playeval.store import Store
 
-analyze_app = typer.Typer(help="Retrospective analysis, procedural metrics and ranking comparisons.",
-                          no_args_is_help=True)
+analyze_app = typer.Typer(cls=TeamCommands, help="Retrospective analysis, procedural metrics, ranking comparisons, "
+                          "and each team game's tables (playeval analyze GAME).", no_args_is_help=True)
 
 
 def _fmt(value: float | None, percent: bool) -> str:
@@ -244,22 +248,44 @@ def rules_cmd(
 @analyze_app.command("elo")
 def elo_cmd(
     run_ids: list[str] = typer.Argument(None, help="Run ids, in the order they were played (default: the latest run)."),
+    game: str = typer.Option(None, "--game", help="One team game (default: each game of the runs that declares a "
+                                                  "team Elo)."),
     resamples: int = typer.Option(1000, "--resamples", min=1, help="Bootstrap resamples of the games."),
     seed: int = typer.Option(0, "--seed", help="Seed of the bootstrap."),
     db: str | None = db_option(),
 ) -> None:
-    """CK-Arena's team Elo over the runs' Undercover games: ratings with bootstrap 95% intervals, and the
-    forward-versus-reverse order check."""
+    """CK-Arena's team Elo over the runs' games of each team game that declares one (Undercover's, a plugin's):
+    ratings with bootstrap 95% intervals, and the forward-versus-reverse order check."""
+    registry = default_registry()
+    if game is not None and (game not in registry.ids() or _elo_of(registry.get(game)) is None):
+        rated_games = [g for g in registry.ids() if _elo_of(registry.get(g)) is not None]
+        fail(f"{game} has no team Elo; games with one: {', '.join(rated_games) or 'none'}")
     with Store.open(db, write=False) as store:
         runs = list(run_ids) if run_ids else [require_run(store, None)]
         for run_id in runs:
             require_run(store, run_id)
-        games = undercover_games(store, runs, default_registry())
-    if not games:
-        fail(f"no finished undercover game with models on both sides in run(s) {', '.join(runs)}")
-    board = elo_intervals(games, resamples=resamples, seed=seed)
-    check = order_check(games)
-    table = Table(title=f"team Elo over {len(games)} undercover games", box=box.SIMPLE_HEAD, padding=(0, 1))
+        chosen = [game] if game else [g for g in team_games(registry, run_games(store, runs))
+                                      if _elo_of(registry.get(g)) is not None]
+        rated = {g: elo_games(registry.get(g), stored_matches(store, runs, g)) for g in chosen}
+    rated = {g: games for g, games in rated.items() if games}
+    if not rated:
+        fail(f"no finished {game or 'team'} game with models on both sides in run(s) {', '.join(runs)}")
+    for name, games in rated.items():
+        _print_elo(name, games, resamples, seed)
+
+
+def _elo_of(game: Game[Any]) -> TeamAnalysis | None:
+    analysis = team_analysis(game)
+    return analysis if analysis is not None and analysis.elo is not None else None
+
+
+def _print_elo(game: str, games: list[list[SeatResult]], resamples: int, seed: int) -> None:
+    analysis = _elo_of(default_registry().get(game))
+    assert analysis is not None
+    rule = elo_rule(analysis)
+    board = elo_intervals(games, rule, resamples=resamples, seed=seed)
+    check = order_check(games, rule)
+    table = Table(title=f"team Elo over {len(games)} {game} games", box=box.SIMPLE_HEAD, padding=(0, 1))
     for column in ("model", "games", "Elo", "95% interval", "reverse order"):
         table.add_column(column, justify="left" if column == "model" else "right")
     for row in board:
@@ -268,76 +294,10 @@ def elo_cmd(
     console = stdout()
     print_table(console, table)
     pearson = "n/a (fewer than two models, or no spread)" if check.pearson_r is None else f"{check.pearson_r:.3f}"
-    console.print(f"ratings start at 0; civilians' team +{CIVILIAN_OFFSET:.1f}; actual score 0.75 won + 0.15 "
-                  f"survival + 0.10 voting accuracy; intervals: {resamples} bootstrap resamples of the games, kept "
-                  f"in play order. Forward vs reverse order: Pearson r {pearson}, largest difference "
-                  f"{check.largest_difference:.1f}.")
-
-
-@analyze_app.command("undercover")
-def undercover_cmd(
-    run_ids: list[str] = typer.Argument(None, help="Run ids (default: the latest run)."),
-    db: str | None = db_option(),
-) -> None:
-    """Undercover per model and side: win rate (Wilson 95%) beside the run's side rates, survival, voting
-    accuracy, the judges' mean scores (t 95% over seats), eliminations, forfeits, re-asks and abstentions; win rate
-    by concept category; each judge's score distribution."""
-    with Store.open(db, write=False) as store:
-        runs = list(run_ids) if run_ids else [require_run(store, None)]
-        for run_id in runs:
-            require_run(store, run_id)
-        results = undercover_results(store, runs, default_registry())
-    if results is None:
-        fail(f"no finished undercover match in run(s) {', '.join(runs)}")
-    print_undercover(results, ", ".join(runs))
-
-
-def print_undercover(results: UndercoverResults, runs: str) -> None:
-    """The tables of ``playeval analyze undercover``."""
-    console = stdout()
-    sides = Table(title=f"run(s) {runs}: undercover, {results.matches} matches, per model and side",
-                  box=box.SIMPLE_HEAD, padding=(0, 1))
-    for column in ("model", "side", "seats", "win [95% CI]", "run's rate", "survival", "vote acc.", "out: judge",
-                   "out: vote", "forfeits", "re-asks", "abstain"):
-        sides.add_column(column, justify="left" if column in ("model", "side") else "right")
-    scores = Table(title="undercover: the judges' mean scores of each model's sentences, per side",
-                   box=box.SIMPLE_HEAD, padding=(0, 1))
-    for column in ("model", "side", *SCORES):
-        scores.add_column(column, justify="left" if column in ("model", "side") else "right")
-    for row in results.rows:
-        sides.add_row(row.model, row.side, str(row.seats), row.wins.text(), _number2(row.reference),
-                      row.means["survival"].text(), row.means["vote_accuracy"].text(), row.out_by_judge.text(),
-                      row.out_by_vote.text(), str(row.forfeits), str(row.reasks), str(row.abstentions))
-        scores.add_row(row.model, row.side, *(row.means[name].text() for name in SCORES))
-    print_table(console, sides)
-    print_table(console, scores)
-    console.print(sides_caption(results))
-    categories = Table(title="undercover: win rate by concept category", box=box.SIMPLE_HEAD, padding=(0, 1))
-    for column in ("category", "model", "n", "win [95% CI]"):
-        categories.add_column(column, justify="left" if column in ("category", "model") else "right")
-    for item in results.categories:
-        categories.add_row(item.category, item.model or "(civilians' matches)", str(item.wins.n), item.wins.text())
-    print_table(console, categories)
-    console.print("n: matches for a category's own row (the civilians' share of them), seats for a model's.")
-    for judge in results.judges:
-        table = Table(title=f"undercover: judge {judge.judge}, {judge.scored} scored sentences", box=box.SIMPLE_HEAD,
-                      padding=(0, 1))
-        table.add_column("score")
-        for heading in bins_heading():
-            table.add_column(heading, justify="right")
-        for name in SCORES:
-            table.add_row(name, *(str(count) for count in judge.histograms[name]))
-        print_table(console, table)
-        console.print(f"  under the threshold: novelty {judge.under['novelty'].text()}, reasonableness "
-                      f"{judge.under['reasonableness'].text()}; put out: novelty {judge.put_out['novelty'].text()}, "
-                      f"reasonableness {judge.put_out['reasonableness'].text()}"
-                      + (f"; {judge.off_grid} scores off the 0.1 grid, counted at the nearest tenth"
-                         if judge.off_grid else ""))
-    console.print(CAPTION_JUDGES)
-
-
-def _number2(value: float | None) -> str:
-    return "n/a" if value is None else f"{value:.2f}"
+    offsets = "".join(f"{offset}; " for offset in elo_offsets(analysis))
+    console.print(f"ratings start at 0; {offsets}actual score {elo_formula(analysis)}; intervals: {resamples} "
+                  f"bootstrap resamples of the games, kept in play order. Forward vs reverse order: Pearson r "
+                  f"{pearson}, largest difference {check.largest_difference:.1f}.")
 
 
 def _number(value: float | None) -> str:

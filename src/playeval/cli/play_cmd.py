@@ -13,7 +13,7 @@ from playeval.cli.console import db_option, fail, outcome_label, stdout
 from playeval.cli.run_cmd import _pairs
 from playeval.core.ask import Ask, Reply
 from playeval.core.errors import ConfigError
-from playeval.core.events import SeatAssignment
+from playeval.core.events import RoleAssignment, SeatAssignment
 from playeval.core.game import Game, person_seat
 from playeval.core.hidden import live_disclosures, revealed_disclosures
 from playeval.core.info import PersonInput, Scalar, panel_options
@@ -70,12 +70,33 @@ class _Narrated:
         return await self._inner.act(ask)
 
 
-def _verdict(outcome: Outcome, human_seat: str) -> str:
+def _names(names: list[str]) -> str:
+    """``a``; ``a and b``; ``a, b and c``."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def table_line(human_seat: str, seats: list[str], model: str, roles: tuple[RoleAssignment, ...]) -> str:
+    """Who plays what, for any number of seats and roles: "you are alpha; beta and gamma are played by M; the judge
+    is played by J." """
+    others = [name for name in seats if name != human_seat]
+    line = f"you are {human_seat}"
+    if others:
+        line += f"; {_names(others)} {'is' if len(others) == 1 else 'are'} played by {model}"
+    by_player: dict[str, list[str]] = {}
+    for role in roles:
+        by_player.setdefault(role.model or role.player_kind, []).append(f"the {role.role}")
+    for player, names in by_player.items():
+        line += f"; {_names(names)} {'is' if len(names) == 1 else 'are'} played by {player}"
+    return line + "."
+
+
+def verdict_line(outcome: Outcome, human_seat: str) -> str:
     """The outcome told to the person, from their side of the table."""
     if outcome.status == "aborted":
         return f"[bold]Game abandoned[/] after {outcome.rounds} rounds; recorded as aborted."
     if outcome.status == "forfeit":
-        who = "You" if outcome.forfeit_seat == human_seat else "The model"
+        seat = outcome.forfeit_seat or "a seat"
+        who = "You" if seat == human_seat else seat[:1].upper() + seat[1:]
         return f"[bold]{who} forfeited.[/] {outcome.reason}"
     return f"[bold]You {outcome_label(outcome, human_seat)}.[/] {outcome.reason}"
 
@@ -165,9 +186,8 @@ async def _play(game: Game[Any], model: str, human_seat: str, level: int, seed: 
     for item in live_disclosures(game, spec, (human_seat,)):
         console.print(f"{item.label}: [bold]{item.value}[/] (the model does not see it)")
     async with ModelHub(use_cache=use_cache) as hub:
-        others = ", ".join(f"the {name}" for name in seats if name != human_seat)
-        console.print(f"[bold]{game.title}[/], level {level}: you are the {human_seat}; "
-                      f"{others} {'is' if len(seats) == 2 else 'are'} played by {model}.")
+        console.print(f"[bold]{game.title}[/], level {level}: {table_line(human_seat, list(seats), model, bound)}",
+                      markup=True)
         match_id = store.create_match(spec=spec, seats=tuple(seats.values()), roles=bound)
         person = _Narrated(TerminalPlayer(name="you"), game, spec, human_seat, store, match_id)
         built = build_players(game, spec, tuple(seats.values()), bound, hub.get, people={human_seat: person})
@@ -183,7 +203,7 @@ async def _play(game: Game[Any], model: str, human_seat: str, level: int, seed: 
     console.print()
     for seat_name, text in game.transcript(state):
         console.print(f"  {seat_name}: {text}", markup=False)
-    console.print("\n" + _verdict(outcome, human_seat))
+    console.print("\n" + verdict_line(outcome, human_seat))
     for item in revealed_disclosures(game, spec, state=state):
         console.print(f"{item.revealed_label}: [bold]{item.value}[/]")
     console.print(f"(match {match_id} recorded)")

@@ -10,7 +10,7 @@ from rich import box
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
-from playeval.analysis.qa import TASK_NAMES, TASKS, QAItem, build_items, read_items, write_items
+from playeval.analysis.qa import GAME, TASK_NAMES, TASKS, QAItem, build_items, read_items, write_items
 from playeval.analysis.qa_eval import (
     DEFAULT_MAX_RETRIES,
     QACall,
@@ -22,7 +22,7 @@ from playeval.analysis.qa_eval import (
     score,
     seat_win_rates,
 )
-from playeval.analysis.undercover import undercover_games
+from playeval.analysis.sides import elo_games, stored_matches
 from playeval.cli.console import db_option, fail, print_table, stderr, stdout
 from playeval.core.registry import default_registry
 from playeval.models import ModelHub
@@ -76,7 +76,8 @@ def eval_cmd(
     calls_path = calls if calls is not None else qa_file.with_suffix(".calls.jsonl")
     source_runs = _split(runs) or list(dict.fromkeys(item.run_id for item in items))
     with Store.open(db, write=False) as store:  # a store that cannot be read fails before any model is asked
-        win_rates = seat_win_rates(undercover_games(store, source_runs, default_registry()))
+        game = default_registry().get(GAME)
+        win_rates = seat_win_rates(elo_games(game, stored_matches(store, source_runs, GAME)))
     asyncio.run(_ask(items, addresses, calls_path, max_retries, concurrency, use_cache=not no_cache))
     scores = score(items, addresses, read_calls(calls_path))
     _print_scores(scores, win_rates, calls_path, source_runs)

@@ -8,8 +8,9 @@ from rich.table import Table
 
 from playeval.analysis import match_rows, summarize
 from playeval.analysis.load import ModelCost, run_costs
-from playeval.analysis.undercover_results import ALL, GAME, undercover_results
+from playeval.analysis.sides import team_games
 from playeval.cli.console import db_option, print_table, stdout
+from playeval.cli.team_tables import print_counts
 from playeval.core.registry import default_registry
 from playeval.engine import interruption_lines, require_run
 from playeval.models.pricing import format_usd
@@ -24,7 +25,10 @@ def print_results(store: Store, run_id: str) -> None:
     """One row per game, model and team (the team column only where a game has teams): every evaluated seat a
     model held counts, so ``n`` counts seats."""
     run = store.get_run(run_id)
-    results = summarize(match_rows(store, run_id, default_registry()))
+    registry = default_registry()
+    results = summarize(match_rows(store, run_id, registry))
+    scores = {game: info for game in dict.fromkeys(r.game for r in results)
+              if game in registry.ids() and (info := registry.get(game).score) is not None}
     table = Table(title=f"run {run_id}: {run.game} L{run.level} ({run.status})", box=box.SIMPLE_HEAD, padding=(0, 1))
     several = len({r.game for r in results}) > 1
     teams = any(r.team is not None for r in results)
@@ -33,7 +37,8 @@ def print_results(store: Store, run_id: str) -> None:
     table.add_column("model", no_wrap=True)
     if teams:
         table.add_column("team", no_wrap=True)
-    for column in ("n", "prompts", "win ±sd", "rounds ±sd", "forfeits", "invalid", "tokens", "s/match"):
+    for column in ("n", "prompts", "win ±sd", "rounds ±sd", "forfeits", "invalid", *(("score",) if scores else ()),
+                   "tokens", "s/match"):
         table.add_column(column, justify="right", no_wrap=True)
     for result in results:
         per_match = result.seconds / result.matches if result.matches else 0.0
@@ -47,6 +52,7 @@ def print_results(store: Store, run_id: str) -> None:
             _rounds(result.avg_rounds, result.avg_rounds_std),
             str(result.forfeits) + (f" (+{result.opponent_forfeits} opp.)" if result.opponent_forfeits else ""),
             f"{result.invalid_move_rate:.0%}",
+            *((scores[result.game].text(result.score) if result.game in scores else "-",) if scores else ()),
             f"{result.tokens:,}",
             f"{per_match:.1f}",
         )
@@ -60,8 +66,11 @@ def print_results(store: Store, run_id: str) -> None:
                       "win rate; invalid: rejected replies per reply; "
                       "rounds: over matches the rules finished; "
                       "s/match: the evaluated model's own time.")
-    if any(result.game == GAME for result in results):
-        print_undercover_counts(store, run_id)
+        if scores:
+            console.print("score: each game's own per-seat number, the mean over seats: "
+                          + "; ".join(f"{game}: {info.label}" for game, info in scores.items()) + ".")
+    for game in team_games(default_registry(), [result.game for result in results]):
+        print_counts(store, run_id, game)
     print_costs(run_costs(store, run_id))
 
 
@@ -85,23 +94,6 @@ def print_costs(costs: list[ModelCost]) -> None:
         note += (f"; unknown: {unpriced} call(s) with no price recorded (a model missing from the table, or "
                  "stored before prices were)")
     console.print(note + ".")
-
-
-def print_undercover_counts(store: Store, run_id: str) -> None:
-    """Undercover's re-asks and abstentions per model, and where its full results are."""
-    found = undercover_results(store, [run_id], default_registry())
-    if found is None:
-        return
-    table = Table(title="undercover: re-asks and abstentions per model", box=box.SIMPLE_HEAD, padding=(0, 1))
-    table.add_column("model", no_wrap=True)
-    for column in ("seats", "re-asks", "abstentions", "forfeits"):
-        table.add_column(column, justify="right", no_wrap=True)
-    for row in (r for r in found.rows if r.side == ALL):
-        table.add_row(row.model, str(row.seats), str(row.reasks), str(row.abstentions), str(row.forfeits))
-    console = stdout()
-    print_table(console, table)
-    console.print(f"re-asks: refused replies; abstentions: votes refused until the re-asks ran out. Per side, with "
-                  f"intervals, eliminations and the judges' scores: playeval analyze undercover {run_id}")
 
 
 def register(app: typer.Typer) -> None:

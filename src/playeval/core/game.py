@@ -27,10 +27,13 @@ from playeval.core.info import (
     LevelInfo,
     MetricSpec,
     PersonInput,
+    PlotKind,
     Presentation,
     RoleInfo,
     Scalar,
+    ScoreInfo,
     SeatInfo,
+    TeamAnalysis,
 )
 from playeval.core.match import Action, MatchSpec, Outcome
 from playeval.core.messages import Message
@@ -54,6 +57,13 @@ class Game(Protocol, Generic[StateT]):
     """Procedural metrics computed from retrospective outputs (see :class:`RetroGame`)."""
     ranking_skill: ClassVar[str | None]
     """The skill whose retrospective rank ranks models on this game (GameArena Table 4), if any."""
+    score: ClassVar[ScoreInfo | None]
+    """What ``SeatResult.score`` is in this game, where its outcome gives one (its label and unit)."""
+    teams: ClassVar[TeamAnalysis | None]
+    """A team game's analyses (side tables, team Elo, per-seat measures); its ``seat_measures`` gives the
+    measures (:class:`TeamGame`). ``None``: no team analysis."""
+    plots: ClassVar[tuple[PlotKind, ...]]
+    """The plots the report draws for this game, beside the win rates and the capability profile every game gets."""
     reask_temperature: ClassVar[float | None]
     """``None`` (the default): an evaluated seat's re-ask keeps the run's temperature, so a greedy model's invalid
     move is measured as it is. A number: its re-asks are fresh, sampled tries at least this hot, for a game whose
@@ -156,6 +166,9 @@ class GameBase:
     metrics: ClassVar[tuple[MetricSpec, ...]] = ()
     ranking_skill: ClassVar[str | None] = None
     reask_temperature: ClassVar[float | None] = None
+    score: ClassVar[ScoreInfo | None] = None
+    teams: ClassVar[TeamAnalysis | None] = None
+    plots: ClassVar[tuple[PlotKind, ...]] = ()
     seats: ClassVar[tuple[SeatInfo, ...]]
 
     def table(self, spec: MatchSpec) -> tuple[SeatInfo, ...]:
@@ -183,6 +196,9 @@ class GameBase:
         return ()
 
     def panel(self, state: Any, viewer: str | None) -> Panel | None:
+        return None
+
+    def match_category(self, spec: MatchSpec) -> str | None:
         return None
 
 
@@ -245,6 +261,21 @@ class RetroGame(Protocol):
 
     def score_retro(self, spec: MatchSpec, outputs: Sequence[RetroOutput]) -> RetroScore:
         """The game's ``metrics`` and per-round hits for one match, from its stored outputs."""
+        ...
+
+
+@runtime_checkable
+class TeamGame(Protocol):
+    """A game with a team analysis (``teams``): it computes its declared seat measures from a finished match."""
+
+    def seat_measures(self, spec: MatchSpec, state: Any, events: Sequence[Event]
+                      ) -> Mapping[str, Mapping[str, float | None]]:
+        """Per seat of the match: a value (or ``None``: no value) for each measure its ``teams`` declares, but
+        the ones playeval fills in (``won``, ``forfeited``)."""
+        ...
+
+    def match_category(self, spec: MatchSpec) -> str | None:
+        """The category a match is counted under in the win rate by category (``teams.category``), if any."""
         ...
 
 

@@ -5,8 +5,9 @@ which metrics it has. The rest of playeval reads these from the registry, so a n
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 Scalar = str | int | float | bool
 """A public setting's value (a game option, a spec parameter)."""
@@ -194,3 +195,121 @@ def skills_of(metric_lists: Sequence[Sequence[MetricSpec]]) -> tuple[str, ...]:
                 found.append(metric.skill)
     known = [skill for skill in SKILL_ORDER if skill in found]
     return (*known, *(skill for skill in found if skill not in SKILL_ORDER))
+
+
+class ScoreInfo(_Info):
+    """What a game's per-seat number (``SeatResult.score``) is: ``label`` names it ("check accuracy") wherever it
+    is shown (``playeval results``, the report, the arena's end table), ``unit`` follows the value ("points");
+    the unit ``%`` marks a share in [0, 1], shown as a percentage."""
+
+    label: str
+    unit: str = ""
+
+    def text(self, value: float | None) -> str:
+        """``value`` as the game shows it: ``75%``, ``12 points``, ``0.5``; ``n/a`` for ``None``."""
+        if value is None:
+            return "n/a"
+        if self.unit == "%":
+            return f"{value * 100:.0f}%"
+        number = f"{value:,.2f}".rstrip("0").rstrip(".")
+        return f"{number} {self.unit}" if self.unit else number
+
+
+class TeamInfo(_Info):
+    """A team (a side) of a team game, as ``SeatResult.team`` names it. ``label`` names its seats in a sentence
+    ("civilians"); ``elo_offset`` is added to the team's rating in the team Elo (a side's advantage: CK-Arena's
+    civilians get 400·log10(2), at which equal teams expect 2/3)."""
+
+    name: str
+    label: str
+    elo_offset: float = 0.0
+
+
+SeatMeasureKind = Literal["mean", "share", "count"]
+
+
+class SeatMeasure(_Info):
+    """A per-seat number a team game reports, per model and side: a ``mean`` over seats (with a t 95% interval),
+    a ``share`` of seats where it is not 0 (with a Wilson interval), or a ``count`` summed over seats.
+
+    ``name`` is a key of the game's ``seat_measures`` (see ``core.game.TeamGame``), or one playeval fills in from
+    the outcome for every game: ``won`` (1 or 0) and ``forfeited`` (1 or 0). ``label`` is the terminal's short
+    heading ("vote acc."), ``title`` the report's ("Voting accuracy")."""
+
+    name: str
+    label: str
+    title: str
+    kind: SeatMeasureKind
+
+
+class MeasureGroup(_Info):
+    """Neighbouring measures under one heading in the report ("Put out"). ``table``: the terminal shows the group
+    as a table of its own with this title, after the side table ("the judges' mean scores, per side")."""
+
+    label: str
+    measures: tuple[SeatMeasure, ...]
+    table: str | None = None
+
+
+class TeamElo(_Info):
+    """CK-Arena's team Elo for a game of two teams: a seat's actual score is ``sum(weight * measure)`` over
+    ``weights`` (measures in [0, 1]; a measure without a value counts 0), and the weights add up to 1."""
+
+    weights: tuple[tuple[str, float], ...] = (("won", 1.0),)
+
+    @model_validator(mode="after")
+    def _adds_up(self) -> TeamElo:
+        if abs(sum(weight for _, weight in self.weights) - 1.0) > 1e-9:
+            raise ValueError("a team Elo's weights must add up to 1")
+        return self
+
+
+class TeamAnalysis(_Info):
+    """What the analysis shows of a team game, per model and side (``playeval analyze teams``, ``results``, the
+    report): the side table (every seat's win rate beside the run's own side rates, then ``groups``), the team Elo
+    (``elo``, for two teams), the win rate per match category (``category``: its label, for a game whose
+    ``match_category`` gives one), and, in ``playeval results``, the count measures named in ``counts``.
+
+    ``caption`` explains the side table; ``{matches}`` is replaced by the number of matches and ``{NAME}`` by the
+    share team ``NAME`` won ("civilians won {civilian} of the {matches} matches")."""
+
+    teams: tuple[TeamInfo, ...]
+    groups: tuple[MeasureGroup, ...] = ()
+    elo: TeamElo | None = None
+    category: str | None = None
+    counts: tuple[str, ...] = ()
+    counts_title: str = "counts per model"
+    counts_note: str = ""
+    caption: str = ("Per model and side, every seat it held in a finished match. Win: seats whose side won, with a "
+                    "Wilson 95% interval; run's rate: what those seats would win at this run's own side win rates "
+                    "(over {matches} matches). Means: over seats, with a Student-t 95% interval over seats; "
+                    "shares: of seats, with Wilson 95% intervals.")
+
+    @model_validator(mode="after")
+    def _checked(self) -> TeamAnalysis:
+        if len(self.teams) < 2:
+            raise ValueError("a team analysis needs at least two teams")
+        if self.elo is not None and len(self.teams) != 2:
+            raise ValueError("the team Elo needs exactly two teams")
+        known = {measure.name for group in self.groups for measure in group.measures} | set(BUILT_IN_MEASURES)
+        unknown = [name for name in (*self.counts, *(name for name, _ in (self.elo.weights if self.elo else ())))
+                   if name not in known]
+        if unknown:
+            raise ValueError(f"undeclared measures: {', '.join(unknown)}")
+        return self
+
+    @property
+    def measures(self) -> tuple[SeatMeasure, ...]:
+        return tuple(measure for group in self.groups for measure in group.measures)
+
+    def team(self, name: str) -> TeamInfo:
+        return next(team for team in self.teams if team.name == name)
+
+
+BUILT_IN_MEASURES: tuple[str, ...] = ("won", "forfeited")
+"""Seat measures playeval fills in from the outcome for every team game."""
+
+PlotKind = Literal["recall_by_round", "judgement_trajectories", "team_elo"]
+"""The plots a game may ask the report for (``Game.plots``): ``recall_by_round`` (the secret's recall in the
+retrospective candidate lists, by round), ``judgement_trajectories`` (the retrospective five-level judgements by
+round) and ``team_elo`` (a team game's Elo per model, with its bootstrap interval)."""

@@ -81,7 +81,8 @@ class SeatResult(BaseModel):
 
     ``won`` is ``None`` when the seat's match is not scored: an aborted match, or one that ended because
     another seat forfeited. ``placement`` is 1 for the best; ``eliminated_round`` and ``elimination`` say when
-    and why a seat left a game that eliminates players; ``score`` is a game's own per-seat number.
+    and why a seat left a game that eliminates players; ``score`` is a game's own per-seat number, shown under the
+    label and unit the game declares (``Game.score``, a ``core.info.ScoreInfo``).
     """
 
     model_config = ConfigDict(frozen=True)

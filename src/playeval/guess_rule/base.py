@@ -35,7 +35,7 @@ from typing import Any, ClassVar, Literal
 from playeval.core.ask import Ask, OutputConstraint
 from playeval.core.errors import ConfigError, FormatError, RuleViolation
 from playeval.core.game import GameBase, JudgeCase
-from playeval.core.info import Disclosure, GameOption, RoleInfo, Scalar
+from playeval.core.info import Disclosure, GameOption, RoleInfo, Scalar, ScoreInfo
 from playeval.core.match import Action, MatchSpec, Outcome, SeatResult
 from playeval.core.messages import Message, assistant, system, user
 from playeval.core.panel import Panel, PanelList
@@ -205,6 +205,8 @@ class GuessRuleGame(GameBase):
     """Drafts the checker may reject before a match with a rule-writing phase is aborted."""
     rule_checker: ClassVar[str | None] = CODE_EXECUTOR
     """The role that rules on a draft, or ``None`` when ``written_rule`` decides alone."""
+    score: ClassVar[ScoreInfo | None] = ScoreInfo(label="check accuracy", unit="%")
+    """The seat's score: the share of held-out items its last guessed rule got right (:meth:`accuracy`)."""
 
     @staticmethod
     def rules_option(offline: str, description: str) -> GameOption:
@@ -542,7 +544,7 @@ class GuessRuleGame(GameBase):
                             if got == self.normalize_answer(item.answer))
                 lines.append(("game", f"applied it to {len(items)} held-out items: {right} right"))
             if move.verdict is not None:
-                lines.append(("game", f"the judge: {move.verdict}" + (f" ({move.reason})" if move.reason else "")))
+                lines.append((JUDGE, move.verdict + (f" ({move.reason})" if move.reason else "")))
         return lines
 
 

@@ -19,26 +19,27 @@ from playeval.analysis.load import run_costs
 from playeval.analysis.ratings import elo_intervals, order_check
 from playeval.analysis.retro import point_seat
 from playeval.analysis.rule_games import rule_game_rows
-from playeval.analysis.undercover import undercover_games
-from playeval.analysis.undercover_results import undercover_results
+from playeval.analysis.sides import elo_games, elo_rule, stored_matches, summarize_sides, team_analysis, team_games
 from playeval.core.game import Game, RetroGame, seat_evaluated
 from playeval.core.match import Outcome
 from playeval.core.registry import GameRegistry
 from playeval.engine.match import state_from_events
 from playeval.metrics.retro import SPLIT
 from playeval.report.data import (
+    GameFacts,
     RecallCurve,
     RecallPoint,
     ReportData,
     RetroLine,
     SeatLine,
+    TeamReport,
     Trajectory,
     TranscriptPage,
 )
 from playeval.store import MatchRecord, RetroRecord, Store
 
 ELO_RESAMPLES = 1000
-"""Bootstrap resamples of the Undercover games for the team Elo's intervals (as ``playeval analyze elo``)."""
+"""Bootstrap resamples of a team game's games for the team Elo's intervals (as ``playeval analyze elo``)."""
 
 
 def build_report(store: Store, run_id: str, registry: GameRegistry) -> ReportData:
@@ -65,7 +66,7 @@ def build_report(store: Store, run_id: str, registry: GameRegistry) -> ReportDat
         if retro is not None:
             retro_won[match.id] = _retro_won(game, match, match.outcome, state)
     trajectories = tuple(
-        Trajectory(r.match_id, r.model, bool(r.score.truth), r.levels, retro_won.get(r.match_id))
+        Trajectory(r.match_id, r.model, bool(r.score.truth), r.levels, retro_won.get(r.match_id), r.game)
         for r in retros if r.levels
     )
     profiles = tuple(capability_profiles(summaries, models, registry)) if summaries else ()
@@ -82,8 +83,8 @@ def build_report(store: Store, run_id: str, registry: GameRegistry) -> ReportDat
         if s.failed_outputs:
             notes.append(f"{s.game}, {s.model}: {s.failed_outputs} retrospective outputs could not be read after "
                          "re-asks (counted as lists without the secret, or left out for judgements).")
-    games = ", ".join(dict.fromkeys(m.game for m in matches.values())) or run.game
-    rated = undercover_games(store, [run_id], registry)
+    played = list(dict.fromkeys(m.game for m in matches.values()))
+    games = ", ".join(played) or run.game
     shown = dict.fromkeys([*(r.game for r in results), *(s.game for s in summaries)])
     return ReportData(
         run_id=run_id,
@@ -100,12 +101,35 @@ def build_report(store: Store, run_id: str, registry: GameRegistry) -> ReportDat
         transcripts=tuple(transcripts),
         notes=tuple(notes),
         rule_games=tuple(rule_game_rows(store, run_id, registry)),
-        undercover=undercover_results(store, [run_id], registry),
-        undercover_elo=tuple(elo_intervals(rated, resamples=ELO_RESAMPLES)) if rated else (),
-        undercover_order=order_check(rated) if rated else None,
-        elo_resamples=ELO_RESAMPLES if rated else 0,
+        teams=tuple(_team_reports(store, run_id, registry, played)),
+        games={game: _facts(registry.get(game)) for game in played if game in registry.ids()},
         costs=tuple(run_costs(store, run_id)),
     )
+
+
+def _facts(game: Game[Any]) -> GameFacts:
+    return GameFacts(name=game.presentation.name, score=getattr(game, "score", None),
+                     plots=tuple(getattr(game, "plots", ())))
+
+
+def _team_reports(store: Store, run_id: str, registry: GameRegistry, played: list[str]) -> list[TeamReport]:
+    """Each team game of the run with a finished match: its tables and, where it declares one, its team Elo."""
+    reports: list[TeamReport] = []
+    for name in team_games(registry, played):
+        game = registry.get(name)
+        analysis = team_analysis(game)
+        matches = stored_matches(store, [run_id], name)
+        results = summarize_sides(game, matches)
+        if analysis is None or results is None:
+            continue
+        rated = elo_games(game, matches)
+        rule = elo_rule(analysis) if analysis.elo is not None else None
+        reports.append(TeamReport(
+            game=name, analysis=analysis, results=results,
+            elo=tuple(elo_intervals(rated, rule, resamples=ELO_RESAMPLES)) if rated and rule else (),
+            order=order_check(rated, rule) if rated and rule else None,
+            elo_resamples=ELO_RESAMPLES if rated else 0))
+    return reports
 
 
 def _retro_won(game: Game[Any], match: MatchRecord, outcome: Outcome, state: Any) -> bool | None:
@@ -153,7 +177,7 @@ def _page(store: Store, match: MatchRecord, game: Game[Any], state: Any, retro: 
         seats.append(SeatLine(seat=assignment.seat, player=assignment.model or assignment.player_kind,
                               evaluated=seat_evaluated(game, match.spec, assignment),
                               result=result_label(outcome, assignment.seat), team=result.team,
-                              variant=assignment.prompt_variant, out=out))
+                              variant=assignment.prompt_variant, out=out, score=_score(game, result.score)))
     evaluated = [seat for seat in seats if seat.evaluated]
     label = evaluated[0].result if len(evaluated) == 1 else match_label(outcome)
     secret = "; ".join(f"{item.revealed_label}: {item.value}" for item in game.disclosures(match.spec, state))
@@ -168,7 +192,16 @@ def _page(store: Store, match: MatchRecord, game: Game[Any], state: Any, retro: 
         rounds=outcome.rounds,
         lines=tuple(game.transcript(state)),
         retro=_retro_lines(store.retro_outputs(match.id), retro) if retro else (),
+        name=game.presentation.name,
     )
+
+
+def _score(game: Game[Any], value: float | None) -> str | None:
+    """``check accuracy: 80%``: the seat's score with the game's label and unit (``None`` without a score)."""
+    info = getattr(game, "score", None)
+    if value is None:
+        return None
+    return f"{info.label}: {info.text(value)}" if info is not None else f"score: {value:g}"
 
 
 def _retro_lines(records: list[RetroRecord], retro: MatchRetro) -> tuple[RetroLine, ...]:

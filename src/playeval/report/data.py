@@ -15,8 +15,14 @@ from playeval.analysis import ModelResult, ProceduralSummary, Profile
 from playeval.analysis.load import ModelCost
 from playeval.analysis.ratings import OrderCheck, RatedModel
 from playeval.analysis.rule_games import RuleGameRow
-from playeval.analysis.undercover_results import UndercoverResults
-from playeval.core.info import MetricSpec
+from playeval.analysis.sides import SideResults
+from playeval.core.info import MetricSpec, PlotKind, ScoreInfo, TeamAnalysis
+
+
+def game_label(game: str) -> str:
+    """A game's id as a name, for a game the report has no declared name for: ``word_chain`` -> ``Word chain``."""
+    text = game.replace("_", " ").strip()
+    return text[:1].upper() + text[1:] if text else game
 
 
 @dataclass(frozen=True)
@@ -39,7 +45,7 @@ class RecallCurve:
 
 @dataclass(frozen=True)
 class Trajectory:
-    """Bluffing: one match's five-level judgements by round (1 = True ... 5 = False)."""
+    """One match's five-level retrospective judgements by round (1 = True ... 5 = False), as Bluffing's."""
 
     match_id: str
     model: str
@@ -47,6 +53,30 @@ class Trajectory:
     levels: tuple[int, ...]
     won: bool | None
     """How the match went for the seat the analysis re-asked (``None``: not scored)."""
+    game: str = ""
+
+
+@dataclass(frozen=True)
+class TeamReport:
+    """A team game's analyses in the run, as the game declares them (``Game.teams``)."""
+
+    game: str
+    analysis: TeamAnalysis
+    results: SideResults
+    elo: tuple[RatedModel, ...] = ()
+    """The team Elo with bootstrap intervals (``analysis.ratings``), where the game declares one."""
+    order: OrderCheck | None = None
+    """The Elo's forward-versus-reverse order check."""
+    elo_resamples: int = 0
+
+
+@dataclass(frozen=True)
+class GameFacts:
+    """What the report shows of a game as the game declares it: its name, its score's label, its plots."""
+
+    name: str
+    score: ScoreInfo | None = None
+    plots: tuple[PlotKind, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -72,6 +102,8 @@ class SeatLine:
     result: str
     """Short label: "win", "loss", "draw", "forfeit", "opp. forfeit", "aborted"."""
     team: str | None = None
+    score: str | None = None
+    """The game's own per-seat number with its label ("check accuracy: 80%"), where the game gives one."""
     variant: int | None = None
     out: str | None = None
     """When and why the seat left a game that eliminates players ("round 2: voted out with 3 votes")."""
@@ -96,6 +128,8 @@ class TranscriptPage:
     lines: tuple[tuple[str, str], ...]
     """(seat, text) in order, as ``Game.transcript`` gives them."""
     retro: tuple[RetroLine, ...] = ()
+    name: str = ""
+    """The game's declared name (``Presentation.name``)."""
 
     @property
     def evaluated(self) -> tuple[SeatLine, ...]:
@@ -153,13 +187,15 @@ class ReportData:
     rule_games: tuple[RuleGameRow, ...] = ()
     """GuessTheRuleBench's Table 2, extended: one per guess-the-rule game, level and model
     (``analysis.rule_games``)."""
-    undercover: UndercoverResults | None = None
-    """Undercover per model and side, per category and per judge (``analysis.undercover_results``)."""
-    undercover_elo: tuple[RatedModel, ...] = ()
-    """CK-Arena's team Elo over the run's Undercover games, with bootstrap intervals (``analysis.ratings``)."""
-    undercover_order: OrderCheck | None = None
-    """The Elo's forward-versus-reverse order check."""
-    elo_resamples: int = 0
+    teams: tuple[TeamReport, ...] = ()
+    """Each team game's side tables, category rates, own tables and team Elo (``analysis.sides``)."""
+    games: Mapping[str, GameFacts] = field(default_factory=dict)
+    """Per game of the run: its declared name, score label and plots (a game missing here is named by its id)."""
     costs: tuple[ModelCost, ...] = ()
     """Tokens and cost per model over every call of the run, then the run's total (``analysis.load.run_costs``)."""
+
+    def name_of(self, game: str) -> str:
+        """The game's declared name (``Presentation.name``), or its id as a name."""
+        facts = self.games.get(game)
+        return facts.name if facts is not None else game_label(game)
     """Caveats to print under the tables (e.g. "retrospective analysis not run for 3 matches")."""

@@ -13,9 +13,9 @@ from dataclasses import dataclass
 import jinja2
 from markupsafe import Markup
 
-from playeval.report.data import ReportData, TranscriptPage
+from playeval.report.data import ReportData, TranscriptPage, game_label
 from playeval.report.plots import Plot
-from playeval.report.tables import Cell, Table, config_items, fmt_created, game_label
+from playeval.report.tables import Cell, Table, TeamSection, config_items, fmt_created
 from playeval.report.tables import badge as badge_of
 
 CSS = """
@@ -155,7 +155,8 @@ _INDEX = """{% extends "base.html" %}
 {%- for key, value in config %}<dt>{{ key }}</dt><dd>{{ value }}</dd>{% endfor %}
 </dl>
 {%- endif %}
-<nav class="toc"><a href="#outcomes">Outcomes</a>{% if undercover %}<a href="#undercover">Undercover</a>{% endif %}
+<nav class="toc"><a href="#outcomes">Outcomes</a>
+{%- for section in teams %}<a href="#{{ section.game }}">{{ section.name }}</a>{% endfor %}
 <a href="#procedural">Procedural metrics</a>
 <a href="#plots">Plots</a><a href="#capability">Capability profile</a><a href="#matches">Matches</a>
 <a href="#notes">Notes</a><a href="#how-to-read">How to read this</a></nav>
@@ -168,13 +169,13 @@ _INDEX = """{% extends "base.html" %}
 <h3>{{ t.title }}</h3>
 {{ table(t) }}
 {% endfor %}
-{% if undercover %}
-<h3 id="undercover">Undercover</h3>
-{% for t in undercover %}
+{% for section in teams %}
+<h3 id="{{ section.game }}">{{ section.name }}</h3>
+{% for t in section.tables %}
 <h4>{{ t.title }}</h4>
 {{ table(t) }}
 {% endfor %}
-{% endif %}
+{% endfor %}
 {% if costs %}
 <h3 id="cost">Cost</h3>
 {{ table(costs) }}
@@ -254,13 +255,14 @@ _TRANSCRIPT = """{% extends "base.html" %}
 <div class="scroll"><table>
 <thead><tr><th scope="col">Seat</th>{% if page.teams %}<th scope="col">Team</th>{% endif %}<th scope="col">Player</th>
 <th scope="col">Evaluated</th><th class="num" scope="col">Prompt variant</th><th scope="col">Result</th>
-{%- if outs %}<th scope="col">Out</th>{% endif %}</tr></thead>
+{%- if outs %}<th scope="col">Out</th>{% endif %}{% if scores %}<th scope="col">Score</th>{% endif %}</tr></thead>
 <tbody>
 {%- for s in page.seats %}
 <tr><td>{{ s.seat }}</td>{% if page.teams %}<td>{{ s.team or '—' }}</td>{% endif %}<td>{{ s.player }}</td>
 <td>{{ 'yes' if s.evaluated else 'no' }}</td><td class="num">{{ s.variant if s.variant is not none else '—' }}</td>
 <td><span class="badge {{ badge_of(s.result) }}">{{ s.result }}</span></td>
-{%- if outs %}<td class="wrap">{{ s.out or '—' }}</td>{% endif %}</tr>
+{%- if outs %}<td class="wrap">{{ s.out or '—' }}</td>{% endif %}
+{%- if scores %}<td>{{ s.score or '—' }}</td>{% endif %}</tr>
 {%- endfor %}
 </tbody>
 </table></div>
@@ -397,7 +399,7 @@ def render_index(
     matches: Table,
     plots: Sequence[Plot],
     rules: Sequence[Table] = (),
-    undercover: Sequence[Table] = (),
+    teams: Sequence[TeamSection] = (),
     costs: Table | None = None,
 ) -> str:
     return _ENV.get_template("index.html").render(
@@ -407,7 +409,7 @@ def render_index(
         config=config_items(data.config),
         outcomes=outcomes,
         rules=list(rules),
-        undercover=list(undercover),
+        teams=list(teams),
         procedural=list(procedural),
         capability=capability,
         matches=matches,
@@ -423,6 +425,8 @@ def render_transcript(page: TranscriptPage, *, back: str, title: str, badge: str
         side = sides.setdefault(seat, min(len(sides), 2))
         lines.append((seat, text, side))
     return _ENV.get_template("transcript.html").render(
-        page=page, game=game_label(page.game), lines=lines, back=back, title=title, badge=badge, badge_of=badge_of,
+        page=page, game=page.name or game_label(page.game), lines=lines, back=back, title=title, badge=badge,
+        badge_of=badge_of,
         outs=any(seat.out for seat in page.seats),
+        scores=any(seat.score for seat in page.seats),
     )

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from playeval.report.data import ReportData
 from playeval.report.plots import Plot
-from playeval.report.tables import Cell, Table, config_items, fmt_created
+from playeval.report.tables import Cell, Table, TeamSection, config_items, fmt_created
 
 _SPECIAL = re.compile(r"([\\`*_\[\]|])")
 
@@ -66,7 +66,7 @@ def render_markdown(
     plots: Sequence[Plot],
     how_to_read: Sequence[str],
     rules: Sequence[Table] = (),
-    undercover: Sequence[Table] = (),
+    teams: Sequence[TeamSection] = (),
     costs: Table | None = None,
 ) -> str:
     out: list[str] = [f"# {escape(data.title)}", ""]
@@ -79,10 +79,10 @@ def render_markdown(
     out.append(table(outcomes) if outcomes.rows else "*No scored matches in this run.*")
     for t in rules:
         out += ["", f"### {escape(t.title)}", "", table(t)]
-    if undercover:
-        out += ["", "### Undercover"]
-    for t in undercover:
-        out += ["", f"#### {escape(t.title)}", "", table(t)]
+    for section in teams:
+        out += ["", f"### {escape(section.name)}"]
+        for t in section.tables:
+            out += ["", f"#### {escape(t.title)}", "", table(t)]
     if costs is not None and costs.rows:
         out += ["", "### Cost", "", table(costs)]
     out += ["", "## 2. Procedural metrics", ""]

@@ -28,8 +28,10 @@ from matplotlib.ticker import MaxNLocator
 from matplotlib.typing import RcKeyType
 
 from playeval.analysis import ModelResult, Profile
-from playeval.report.data import RecallCurve, ReportData, Trajectory
-from playeval.report.tables import game_label, skill_columns, skill_label
+from playeval.analysis.ratings import RatedModel
+from playeval.core.info import PlotKind
+from playeval.report.data import RecallCurve, ReportData, Trajectory, game_label
+from playeval.report.tables import skill_columns, skill_label
 
 DPI = 144
 
@@ -132,7 +134,8 @@ def _unique(items: Sequence[str]) -> list[str]:
 # --------------------------------------------------------------------------- win rate
 
 
-def win_rate_figure(outcomes: Sequence[ModelResult], colors: Mapping[str, object] | None = None) -> Figure:
+def win_rate_figure(outcomes: Sequence[ModelResult], colors: Mapping[str, object] | None = None,
+                    names: Mapping[str, str] | None = None) -> Figure:
     """Grouped bars: a group per game, a bar per model (and team, where a game has teams); error bars are the
     spread across prompt variants."""
     title = "Win rate by game"
@@ -169,7 +172,7 @@ def win_rate_figure(outcomes: Sequence[ModelResult], colors: Mapping[str, object
                 top = row.win_rate + above
                 ax.annotate(f"{row.win_rate:.2f}", (x, top), xytext=(0, 3), textcoords="offset points",
                             ha="center", va="bottom", fontsize=8.5 if n <= 4 else 7.5, zorder=4)
-        ax.set_xticks(range(len(games)), [game_label(g) for g in games])
+        ax.set_xticks(range(len(games)), [(names or {}).get(g) or game_label(g) for g in games])
         ax.set_xlim(-0.6, len(games) - 0.4)
         ax.set_ylim(0, 1.12)
         ax.set_yticks(np.linspace(0, 1, 6))
@@ -191,9 +194,10 @@ def win_rate_figure(outcomes: Sequence[ModelResult], colors: Mapping[str, object
 # --------------------------------------------------------------------------- recall by round
 
 
-def recall_figure(game: str, curves: Sequence[RecallCurve], colors: Mapping[str, object] | None = None) -> Figure:
+def recall_figure(game: str, curves: Sequence[RecallCurve], colors: Mapping[str, object] | None = None,
+                  name: str | None = None) -> Figure:
     """Recall of the secret by round, a line per model; under it, how many matches reached each round."""
-    title = f"{game_label(game)}: recall of the secret by round"
+    title = f"{name or game_label(game)}: recall of the secret by round"
     curves = [c for c in curves if c.points]
     if not curves:
         return no_data_figure(title, "No retrospective candidate lists in this run.")
@@ -234,12 +238,13 @@ def recall_figure(game: str, curves: Sequence[RecallCurve], colors: Mapping[str,
     return fig
 
 
-# --------------------------------------------------------------------------- Bluffing trajectories
+# --------------------------------------------------------------------------- judgement trajectories
 
 
-def trajectories_figure(trajectories: Sequence[Trajectory], models: Sequence[str] | None = None) -> Figure:
+def trajectories_figure(trajectories: Sequence[Trajectory], models: Sequence[str] | None = None,
+                        name: str | None = None) -> Figure:
     """Small multiples, a panel per model: each match's judgement level by round, coloured by the truth."""
-    title = "Bluffing: judgement by round"
+    title = f"{name}: judgement by round" if name else "Judgement by round"
     trajectories = [t for t in trajectories if t.levels]
     if not trajectories:
         return no_data_figure(title, "No judgement trajectories in this run.")
@@ -295,6 +300,34 @@ def trajectories_figure(trajectories: Sequence[Trajectory], models: Sequence[str
             handles = [handles[0], handles[2], handles[4], handles[1], handles[3], handles[5]]
         fig.legend(handles=handles, loc="outside lower center", ncols=3 if ncols > 1 else 2)
         fig.suptitle(title)
+    return fig
+
+
+# --------------------------------------------------------------------------- team Elo
+
+
+def team_elo_figure(name: str, rows: Sequence[RatedModel], colors: Mapping[str, object] | None = None) -> Figure:
+    """A bar per model, best first: its team Elo, with its bootstrap interval as an error bar."""
+    title = f"{name}: team Elo"
+    if not rows:
+        return no_data_figure(title, "No rated games in this run.")
+    palette = colors if colors is not None else model_colors([row.model for row in rows])
+    with _style():
+        fig = _new_figure(6.4, max(2.6, 1.4 + 0.5 * len(rows)))
+        ax = fig.add_subplot()
+        ys = list(range(len(rows)))
+        ax.barh(ys, [row.rating for row in rows], color=[palette.get(row.model, "#777777") for row in rows],
+                height=0.6, zorder=2)
+        ax.errorbar([row.rating for row in rows], ys, xerr=[[row.rating - row.low for row in rows],
+                                                            [row.high - row.rating for row in rows]],
+                    fmt="none", color="#333333", capsize=3, elinewidth=1.1, zorder=3)
+        ax.set_yticks(ys, [f"{row.model} (n = {row.games})" for row in rows])
+        ax.invert_yaxis()
+        ax.axvline(0.0, color="#888888", linewidth=0.8, zorder=1)
+        ax.xaxis.grid(True, zorder=0)
+        ax.set_axisbelow(True)
+        ax.set_xlabel("Elo (start 0); bar: 95% bootstrap interval")
+        ax.set_title(title)
     return fig
 
 
@@ -366,6 +399,13 @@ def safe_name(text: str) -> str:
     return cleaned[:120]
 
 
+def _wants(data: ReportData, game: str, kind: PlotKind) -> bool:
+    """Whether the report draws plot ``kind`` for ``game``: the game asks for it (``Game.plots``); a game the
+    report has no declarations of gets every plot its data allows."""
+    facts = data.games.get(game)
+    return facts is None or kind in facts.plots
+
+
 def write_plots(data: ReportData, plot_dir: Path, models: Sequence[str], rel_dir: str = "plots") -> list[Plot]:
     """Draw and save every plot the report shows; returns them in display order."""
     colors = model_colors(models)
@@ -377,26 +417,38 @@ def write_plots(data: ReportData, plot_dir: Path, models: Sequence[str], rel_dir
         plots.append(Plot(path=path, rel=f"{rel_dir}/{name}", title=title, caption=caption, width=width,
                           height=height))
 
-    add(win_rate_figure(data.outcomes, colors), "win_rate.png", "Win rate by game",
+    names = {game: data.name_of(game) for game in _unique([r.game for r in data.outcomes])}
+    add(win_rate_figure(data.outcomes, colors, names), "win_rate.png", "Win rate by game",
         "Bars: win rate per model and game (forfeits count as losses). Error bars: standard deviation of the "
         "win rate across system prompt variants, where at least two occurred, cut at 0 and 1.")
-    games = _unique([c.game for c in data.recall_curves if c.points])
+    games = [game for game in _unique([c.game for c in data.recall_curves if c.points])
+             if _wants(data, game, "recall_by_round")]
     used: set[str] = set()
     for game in games:
         name = f"recall_{safe_name(game)}.png"
         if name in used:
             name = f"recall_{safe_name(game)}_{len(used)}.png"
         used.add(name)
-        add(recall_figure(game, [c for c in data.recall_curves if c.game == game], colors), name,
-            f"{game_label(game)}: recall by round",
+        add(recall_figure(game, [c for c in data.recall_curves if c.game == game], colors, data.name_of(game)), name,
+            f"{data.name_of(game)}: recall by round",
             "Share of a model's matches whose retrospective candidate list at that round contains the secret. "
             "The lower panel shows how many matches reached each round (the denominator).")
-    if any(t.levels for t in data.trajectories):
-        add(trajectories_figure(data.trajectories, models), "bluffing_trajectories.png",
-            "Judgement trajectories",
+    judged = [game for game in _unique([t.game for t in data.trajectories if t.levels])
+              if _wants(data, game, "judgement_trajectories")]
+    for game in judged:
+        shown = [t for t in data.trajectories if t.game == game]
+        add(trajectories_figure(shown, models, data.name_of(game) if game else None),
+            f"{safe_name(game or 'judgement')}_trajectories.png",
+            "Judgement trajectories" if len(judged) == 1 else f"{data.name_of(game)}: judgement trajectories",
             "Each line is one match: the model's retrospective judgement after each round, from 1 True (top) to "
             "5 False (bottom), coloured by whether the statement was true; dashed lines mark the level of each "
             "ground truth. Lines are jittered slightly so that overlapping matches stay visible.")
+    for team in data.teams:
+        if team.elo and _wants(data, team.game, "team_elo"):
+            add(team_elo_figure(data.name_of(team.game), team.elo, colors), f"elo_{safe_name(team.game)}.png",
+                f"{data.name_of(team.game)}: team Elo",
+                "Each model's team Elo after the run's games in play order (every model starts at 0), with the 95% "
+                "interval of the bootstrap resamples of the games.")
     add(capability_figure(data.profiles, skill_columns(data)), "capability.png", "Capability profile",
         "Mean rank of each model over the metrics the paper's Table 1 maps to each skill (1 = best); "
         "hatched cells have no data.")

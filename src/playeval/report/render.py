@@ -24,7 +24,7 @@ from playeval.report.tables import (
     outcome_table,
     procedural_tables,
     rule_game_tables,
-    undercover_tables,
+    team_sections,
 )
 
 __all__ = ["ReportFiles", "transcript_paths", "write_report"]
@@ -64,7 +64,7 @@ def write_report(data: ReportData, out_dir: Path) -> ReportFiles:
     links = transcript_paths(data.transcripts)
     outcomes, procedural = outcome_table(data), procedural_tables(data)
     rules = rule_game_tables(data)
-    undercover = undercover_tables(data)
+    teams = team_sections(data)
     capability, matches = capability_table(data), matches_table(data, links)
     costs = cost_table(data)
 
@@ -86,13 +86,13 @@ def write_report(data: ReportData, out_dir: Path) -> ReportFiles:
 
     index = out_dir / "index.html"
     index.write_text(
-        render_index(data, outcomes=outcomes, rules=rules, undercover=undercover, procedural=procedural,
+        render_index(data, outcomes=outcomes, rules=rules, teams=teams, procedural=procedural,
                      capability=capability, matches=matches, plots=plots, costs=costs),
         encoding="utf-8",
     )
     markdown = out_dir / "report.md"
     markdown.write_text(
-        render_markdown(data, outcomes=outcomes, rules=rules, undercover=undercover, procedural=procedural,
+        render_markdown(data, outcomes=outcomes, rules=rules, teams=teams, procedural=procedural,
                         capability=capability, matches=matches, plots=plots, how_to_read=HOW_TO_READ, costs=costs),
         encoding="utf-8",
     )

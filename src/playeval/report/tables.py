@@ -12,19 +12,12 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from playeval.analysis import ModelResult
+from playeval.analysis.cells import Figure, Mean, Rate, ResultTable
 from playeval.analysis.load import ALL_MODELS
-from playeval.analysis.undercover_results import (
-    ALL,
-    CAPTION_JUDGES,
-    SCORES,
-    Mean,
-    Rate,
-    bins_heading,
-    sides_caption,
-)
-from playeval.core.info import MetricSpec
+from playeval.analysis.sides import ALL, elo_formula, possessive, sides_caption
+from playeval.core.info import MetricSpec, ScoreInfo
 from playeval.models.pricing import format_usd
-from playeval.report.data import ReportData
+from playeval.report.data import ReportData, TeamReport
 
 NA = "n/a"
 """No data: a value that could not be computed (never shown as 0)."""
@@ -68,12 +61,6 @@ class Table:
 
 
 # --------------------------------------------------------------------------- labels and numbers
-
-
-def game_label(game: str) -> str:
-    """``akinator`` -> ``Akinator``; ``word_chain`` -> ``Word chain``."""
-    text = game.replace("_", " ").strip()
-    return text[:1].upper() + text[1:] if text else game
 
 
 def skill_label(skill: str) -> str:
@@ -191,6 +178,7 @@ def outcome_table(data: ReportData) -> Table:
         rates = [by_key[(game, *key)].win_rate if (game, *key) in by_key else None for key in keys]
         for key, flag in zip(keys, best_flags(rates, lower_is_better=False), strict=True):
             best[(game, *key)] = flag
+    scores = {game: facts.score for game in games if (facts := data.games.get(game)) is not None and facts.score}
     rows: list[tuple[Cell, ...]] = []
     for model, team in keys:
         cells = [Cell(model), *((Cell(team or ABSENT),) if teams else ())]
@@ -198,6 +186,7 @@ def outcome_table(data: ReportData) -> Table:
             row = by_key.get((game, model, team))
             if row is None:
                 cells += [Cell(ABSENT, numeric=True)] * 2 + [Cell(ABSENT, numeric=True, aux=True)] * 3
+                cells += [Cell(ABSENT, numeric=True)] if game in scores else []
                 continue
             spread = row.variants >= 2
             cells += [
@@ -207,21 +196,31 @@ def outcome_table(data: ReportData) -> Table:
                 Cell(str(row.forfeits), numeric=True, aux=True),
                 Cell(f"{row.invalid_move_rate * 100:.2f}", numeric=True, aux=True),
             ]
+            if game in scores:
+                cells.append(Cell(scores[game].text(row.score), numeric=True))
         rows.append(tuple(cells))
     caption = ("Win rate and average rounds over all of a model's matches, ± their standard deviation across "
                "system prompt variants. Forfeits count as losses in the win rate and are also shown on their own; "
                "invalid moves are rejected replies per reply, kept apart from losses. Bold: best win rate per game.")
+    if scores:
+        caption += (" " + "; ".join(f"{scores[g].label.capitalize()} ({data.name_of(g)}): the game's own per-seat "
+                                    "number, the mean over seats" for g in scores) + ".")
     if teams:
         caption += (" Where a game has teams, a model has a row per team it played for, and every seat it held "
                     "counts (Matches counts seats).")
     return Table(
         title="Outcomes",
-        columns=("Model", *(("Team",) if teams else ()), *[c for _ in games for c in OUTCOME_COLUMNS]),
+        columns=("Model", *(("Team",) if teams else ()), *[c for g in games for c in _outcome_columns(g, scores)]),
         groups=(Group("", 1), *((Group("", 1),) if teams else ()),
-                *[Group(game_label(g), len(OUTCOME_COLUMNS)) for g in games]),
+                *[Group(data.name_of(g), len(_outcome_columns(g, scores))) for g in games]),
         rows=tuple(rows),
         caption=caption,
     )
+
+
+def _outcome_columns(game: str, scores: Mapping[str, ScoreInfo]) -> tuple[str, ...]:
+    score = scores.get(game)
+    return (*OUTCOME_COLUMNS, score.label.capitalize()) if score is not None else OUTCOME_COLUMNS
 
 
 def _rate_cell(wins: int, matches: int, low: float | None, high: float | None, bold: bool) -> Cell:
@@ -256,7 +255,7 @@ def rule_game_tables(data: ReportData) -> list[Table]:
     wins = Table(
         title="Guess the rule: judged win rate",
         columns=("Model", *[f"L{level}" for _, level in columns]),
-        groups=(Group("", 1), *[Group(game_label(game), len(levels[game])) for game in games]),
+        groups=(Group("", 1), *[Group(data.name_of(game), len(levels[game])) for game in games]),
         rows=tuple(table2),
         caption=("Share of matches won by a guess the judge role accepted, with its Wilson 95% interval and the "
                  "number of matches; forfeits count as losses, aborted matches are left out. Bold: best per column. "
@@ -264,7 +263,7 @@ def rule_game_tables(data: ReportData) -> list[Table]:
                  "these beside the check in the next table, which no judge decides."),
     )
     detail = tuple(
-        (Cell(game_label(r.game)), Cell(f"L{r.level}"), Cell(r.model),
+        (Cell(data.name_of(r.game)), Cell(f"L{r.level}"), Cell(r.model),
          Cell(str(r.matches), numeric=True, aux=True),
          Cell(fmt_num(r.turns, 1), numeric=True), Cell(fmt_num(r.examples_seen, 1), numeric=True),
          Cell(fmt_num(r.seconds, 1), numeric=True),
@@ -298,68 +297,97 @@ def _mean_cell(mean: Mean) -> Cell:
     return Cell(f"{mean.mean:.2f}", numeric=True, sub=(sub,))
 
 
-def undercover_tables(data: ReportData) -> list[Table]:
-    """Undercover: per model and side (and overall), the team Elo with its bootstrap intervals and order check,
-    the win rate by concept category, and the judges' score distributions. Empty without Undercover matches."""
-    results = data.undercover
-    if results is None:
-        return []
-    sides = tuple(
+@dataclass(frozen=True)
+class TeamSection:
+    """A team game's tables in the report, under its name."""
+
+    game: str
+    name: str
+    tables: tuple[Table, ...]
+
+
+def _figure_cell(value: Figure, numeric: bool, aux: bool) -> Cell:
+    if isinstance(value, Rate):
+        return _share(value)
+    if isinstance(value, Mean):
+        return _mean_cell(value)
+    return Cell(str(value), numeric=numeric, aux=aux)
+
+
+def result_table(table: ResultTable) -> Table:
+    """A game's own table (``analysis.cells.ResultTable``) as the report draws it."""
+    return Table(
+        title=table.title,
+        columns=tuple(column.heading for column in table.columns),
+        rows=tuple(tuple(_figure_cell(value, column.numeric, column.aux)
+                         for value, column in zip(row, table.columns, strict=True)) for row in table.rows),
+        groups=tuple(Group(label, span) for label, span in table.groups),
+        caption=table.caption)
+
+
+def _sides_table(team: TeamReport, name: str) -> Table:
+    analysis, results = team.analysis, team.results
+    measures = analysis.measures
+    rows = tuple(
         (Cell(row.model), Cell("overall" if row.side == ALL else row.side),
          Cell(str(row.seats), numeric=True, aux=True), _share(row.wins),
          Cell(NA if row.reference is None else f"{row.reference * 100:.0f}%", numeric=True, aux=True),
-         *(_mean_cell(row.means[name]) for name in ("survival", "vote_accuracy", *SCORES)),
-         _share(row.out_by_judge), _share(row.out_by_vote),
-         *(Cell(str(count), numeric=True, aux=True) for count in (row.forfeits, row.reasks, row.abstentions)))
+         *(_figure_cell(row.values[measure.name], True, True) for measure in measures))
         for row in results.rows)
-    tables = [Table(
-        title="Undercover: per model and side",
-        columns=("Model", "Side", "Seats", "Win rate", "Run's rate", "Survival", "Voting accuracy", "Novelty",
-                 "Relevance", "Reasonableness", "By the judges", "By vote", "Forfeits", "Re-asks", "Abstentions"),
-        groups=(Group("", 1), Group("", 1), Group("", 1), Group("Wins", 2), Group("Play", 2),
-                Group("Judges' mean scores", 3), Group("Put out", 2), Group("Counts", 3)),
-        rows=sides, caption=sides_caption(results))]
-    if data.undercover_elo:
-        check = data.undercover_order
-        reverse = check.reverse if check is not None else {}
-        pearson = NA if check is None or check.pearson_r is None else f"{check.pearson_r:.3f}"
-        largest = NA if check is None else f"{check.largest_difference:.1f}"
-        tables.append(Table(
-            title="Undercover: team Elo",
-            columns=("Model", "Games", "Elo", "95% interval", "Reverse order"),
-            rows=tuple((Cell(row.model), Cell(str(row.games), numeric=True, aux=True),
-                        Cell(f"{row.rating:.1f}", numeric=True), Cell(f"[{row.low:.1f}, {row.high:.1f}]", numeric=True),
-                        Cell(fmt_num(reverse.get(row.model), 1), numeric=True, aux=True))
-                       for row in data.undercover_elo),
-            caption=(f"CK-Arena's team Elo over the run's finished Undercover games with model seats on both sides, "
-                     f"in play order: ratings start at 0, the civilians' team gets +120.4, a seat's actual score is "
-                     f"0.75 won + 0.15 survival + 0.10 voting accuracy. Interval: {data.elo_resamples} bootstrap "
-                     f"resamples of the games, kept in play order. Reverse order: the ratings from the games played "
-                     f"backwards; Pearson r {pearson}, largest difference {largest}.")))
-    tables.append(Table(
-        title="Undercover: win rate by concept category",
+    return Table(
+        title=f"{name}: per model and side",
+        columns=("Model", "Side", "Seats", "Win rate", "Run's rate", *(measure.title for measure in measures)),
+        groups=(Group("", 1), Group("", 1), Group("", 1), Group("Wins", 2),
+                *(Group(group.label, len(group.measures)) for group in analysis.groups if group.measures)),
+        rows=rows, caption=sides_caption(analysis, results))
+
+
+def _elo_table(team: TeamReport, name: str) -> Table:
+    check = team.order
+    reverse = check.reverse if check is not None else {}
+    pearson = NA if check is None or check.pearson_r is None else f"{check.pearson_r:.3f}"
+    largest = NA if check is None else f"{check.largest_difference:.1f}"
+    offsets = "".join(f"the {possessive(t.label)} team gets +{t.elo_offset:.1f}, " for t in team.analysis.teams
+                      if t.elo_offset)
+    return Table(
+        title=f"{name}: team Elo",
+        columns=("Model", "Games", "Elo", "95% interval", "Reverse order"),
+        rows=tuple((Cell(row.model), Cell(str(row.games), numeric=True, aux=True),
+                    Cell(f"{row.rating:.1f}", numeric=True), Cell(f"[{row.low:.1f}, {row.high:.1f}]", numeric=True),
+                    Cell(fmt_num(reverse.get(row.model), 1), numeric=True, aux=True))
+                   for row in team.elo),
+        caption=(f"CK-Arena's team Elo over the run's finished {name} games with model seats on both sides, "
+                 f"in play order: ratings start at 0, {offsets}a seat's actual score is "
+                 f"{elo_formula(team.analysis)}. Interval: {team.elo_resamples} bootstrap "
+                 f"resamples of the games, kept in play order. Reverse order: the ratings from the games played "
+                 f"backwards; Pearson r {pearson}, largest difference {largest}."))
+
+
+def _category_table(team: TeamReport, name: str) -> Table:
+    first = team.analysis.teams[0].label
+    return Table(
+        title=f"{name}: win rate by {team.analysis.category}",
         columns=("Category", "Seats of", "Win rate"),
-        rows=tuple((Cell(item.category), Cell(item.model or "the civilians (matches)"), _share(item.wins))
-                   for item in results.categories),
-        caption=("A category's first row is the share of its matches the civilians won; the rows under it are each "
-                 "model's seats in it, won with their side, with Wilson 95% intervals.")))
-    judges: list[tuple[Cell, ...]] = []
-    for judge in results.judges:
-        for name in SCORES:
-            judges.append((Cell(judge.judge), Cell(name), Cell(str(judge.scored), numeric=True, aux=True),
-                           *(Cell(str(count), numeric=True) for count in judge.histograms[name]),
-                           _share(judge.under[name]) if name in judge.under else Cell(ABSENT, numeric=True),
-                           _share(judge.put_out[name]) if name in judge.put_out else Cell(ABSENT, numeric=True)))
-    off_grid = sum(judge.off_grid for judge in results.judges)
-    tables.append(Table(
-        title="Undercover: the judges' scores",
-        columns=("Judge", "Score", "Scored", *bins_heading(), "Under threshold", "Put out"),
-        groups=(Group("", 1), Group("", 1), Group("", 1), Group("Scores given", len(bins_heading())),
-                Group("Threshold", 2)),
-        rows=tuple(judges),
-        caption=CAPTION_JUDGES + (f" {off_grid} scores were off the 0.1 grid and are counted at the nearest tenth."
-                                  if off_grid else "")))
-    return tables
+        rows=tuple((Cell(item.category), Cell(item.model or f"the {first} (matches)"), _share(item.wins))
+                   for item in team.results.categories),
+        caption=(f"A category's first row is the share of its matches the {first} won; the rows under it are each "
+                 "model's seats in it, won with their side, with Wilson 95% intervals."))
+
+
+def team_sections(data: ReportData) -> list[TeamSection]:
+    """Each team game's tables, as it declares them: per model and side (and overall), the team Elo with its
+    bootstrap intervals and order check, the win rate by category, then the game's own tables."""
+    sections: list[TeamSection] = []
+    for team in data.teams:
+        name = data.name_of(team.game)
+        tables = [_sides_table(team, name)]
+        if team.elo:
+            tables.append(_elo_table(team, name))
+        if team.analysis.category is not None:
+            tables.append(_category_table(team, name))
+        tables += [result_table(table) for table in team.results.tables.report]
+        sections.append(TeamSection(game=team.game, name=name, tables=tuple(tables)))
+    return sections
 
 
 def procedural_tables(data: ReportData) -> list[Table]:
@@ -386,7 +414,7 @@ def procedural_tables(data: ReportData) -> list[Table]:
             groups.append(Group(skill_label(skill), sum(1 for spec in ordered if spec.skill == skill)))
         tables.append(
             Table(
-                title=game_label(game),
+                title=data.name_of(game),
                 columns=("Model", "Matches", *[metric_heading(spec) for spec in ordered]),
                 groups=tuple(groups),
                 rows=tuple(table_rows),
@@ -418,7 +446,7 @@ def capability_table(data: ReportData) -> Table:
                 metric = lookup.get((game, label))
                 shown = fmt_metric(value, metric.percent if metric else False)
                 heading = metric_heading(metric) if metric else label
-                sub.append(f"{game_label(game)} · {heading}: {shown}")
+                sub.append(f"{data.name_of(game)} · {heading}: {shown}")
             cells.append(Cell(fmt_num(score.rank), bold=flags[skill][index], sub=tuple(sub)))
         rows.append(tuple(cells))
     return Table(
@@ -436,7 +464,7 @@ def matches_table(data: ReportData, links: Mapping[str, str]) -> Table:
     rows = tuple(
         (
             Cell(page.match_id, href=links.get(page.match_id)),
-            Cell(game_label(page.game)),
+            Cell(data.name_of(page.game)),
             Cell(page.model),
             Cell(page.opponent or ABSENT),
             Cell(page.outcome, badge=badge(page.outcome)),

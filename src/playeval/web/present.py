@@ -21,6 +21,7 @@ from playeval.core.ask import Ask
 from playeval.core.events import MatchEnded, SeatAssignment
 from playeval.core.game import Game, panel_of
 from playeval.core.hidden import live_disclosures, revealed_disclosures
+from playeval.core.info import panel_role
 from playeval.core.match import Outcome
 from playeval.engine.master import pending_rejections
 from playeval.store import MatchRecord, RetroRecord, WebMatchRecord
@@ -81,7 +82,15 @@ def _recorded_outcome(loaded: Loaded) -> Outcome | None:
     return loaded.match.outcome
 
 
-def _outcome_view(outcome: Outcome | None, seats: Sequence[SeatView], viewer: str | None) -> OutcomeView | None:
+def _score_text(game: Game[Any], score: float | None) -> str | None:
+    info = game.score
+    if score is None:
+        return None
+    return f"{info.label}: {info.text(score)}" if info is not None else f"score: {score:g}"
+
+
+def _outcome_view(outcome: Outcome | None, seats: Sequence[SeatView], viewer: str | None,
+                  game: Game[Any]) -> OutcomeView | None:
     if outcome is None:
         return None
     labels = {seat.seat: seat.label for seat in seats}
@@ -91,7 +100,7 @@ def _outcome_view(outcome: Outcome | None, seats: Sequence[SeatView], viewer: st
         results.append(SeatResultView(seat=seat.seat, label=labels[seat.seat], team=result.team, won=result.won,
                                       placement=result.placement, eliminated_round=result.eliminated_round,
                                       elimination=result.elimination, score=result.score,
-                                      forfeited=result.forfeited))
+                                      forfeited=result.forfeited, score_text=_score_text(game, result.score)))
     you_won = outcome.result_for(viewer).won if viewer is not None and viewer in labels else None
     return OutcomeView(status=outcome.status, winners=list(outcome.winners), winning_team=outcome.winning_team,
                        winner=outcome.winner, reason=outcome.reason, rounds=outcome.rounds, you_won=you_won,
@@ -144,9 +153,17 @@ def _disclosures(table: Table, viewer: str | None) -> list[DisclosureView | Held
             for item in revealed_disclosures(table.game, spec, state=table.state)]
 
 
+def speaker_label(game: Game[Any], speaker: str) -> str:
+    """How a transcript line that no seat spoke is labelled: a role's by the role ("Judge", "Judge#2"), anything
+    else as the game's own."""
+    if panel_role(speaker) in {role.name for role in game.roles}:
+        return speaker[:1].upper() + speaker[1:]
+    return GAME_LABEL
+
+
 def _transcript(table: Table, seats: Sequence[SeatView]) -> list[LineView]:
     labels = {seat.seat: seat.label for seat in seats}
-    return [LineView(seat=speaker, label=labels.get(speaker, GAME_LABEL), text=text)
+    return [LineView(seat=speaker, label=labels.get(speaker) or speaker_label(table.game, speaker), text=text)
             for speaker, text in table.game.transcript(table.state)]
 
 
@@ -201,7 +218,7 @@ def match_view(table: Table, viewer: str | None, *, survey_given: bool = False, 
         rejected=_last_rejection(table, asks),
         waiting_for=[seat for seat in table.waiting_for() if seat != viewer] if not over else [],
         disclosures=_disclosures(table, viewer),
-        outcome=_outcome_view(_recorded_outcome(loaded), seats, viewer) if over else None,
+        outcome=_outcome_view(_recorded_outcome(loaded), seats, viewer, table.game) if over else None,
         survey_open=over and is_play and viewer is not None and not survey_given,
         panel=_panel(table, viewer, asks),
         token=token,
@@ -231,5 +248,5 @@ def summary(game: Game[Any], web: WebMatchRecord, match: MatchRecord) -> MatchSu
     seats = _seat_views(match.seats, loaded, None, live=not finished)
     return MatchSummary(id=match.id, game=game.id, title=game.title, level=match.level, mode=web.mode,
                         status="finished" if finished else "live", seats=seats,
-                        outcome=_outcome_view(match.outcome, seats, None) if finished else None,
+                        outcome=_outcome_view(match.outcome, seats, None, game) if finished else None,
                         created_at=match.created_at, ended_at=match.ended_at)

@@ -105,6 +105,8 @@ class SeatResultView(_View):
     elimination: str | None
     score: float | None
     forfeited: bool
+    score_text: str | None = None
+    """The score as the game labels it ("team points: 2 points"), where the game gives one."""
 
 
 class OutcomeView(_View):

@@ -24,6 +24,7 @@ from playeval.core.info import (
     LevelInfo,
     MetricSpec,
     PersonInput,
+    PlotKind,
     Presentation,
     RoleInfo,
     Scalar,
@@ -259,6 +260,7 @@ class Akinator(GameBase):
         *candidate_metrics("deductive")[3:],
     )
     ranking_skill: ClassVar[str | None] = "deductive"
+    plots: ClassVar[tuple[PlotKind, ...]] = ("recall_by_round",)
 
     def new_spec(self, level: int, seed: int, rng: random.Random, *, inputs: Mapping[str, str] | None = None,
                  secret_set: str | None = None, options: Mapping[str, Scalar] | None = None) -> MatchSpec:

@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 from playeval.core.ask import Ask, OutputConstraint
 from playeval.core.errors import ConfigError, FormatError, RuleViolation
 from playeval.core.game import GameBase, RetroOutput, RetroPoint, RetroScore
-from playeval.core.info import Disclosure, LevelInfo, MetricSpec, PersonInput, Presentation, Scalar, SeatInfo
+from playeval.core.info import Disclosure, LevelInfo, MetricSpec, PersonInput, PlotKind, Presentation, Scalar, SeatInfo
 from playeval.core.match import Action, MatchSpec, Outcome
 from playeval.core.messages import Message, assistant, system, user
 from playeval.core.rng import derive_seed
@@ -114,6 +114,7 @@ class Bluffing(GameBase):
                    skill="inductive"),
     )
     ranking_skill: ClassVar[str | None] = "inductive"
+    plots: ClassVar[tuple[PlotKind, ...]] = ("judgement_trajectories",)
 
     def new_spec(self, level: int, seed: int, rng: random.Random, *, inputs: Mapping[str, str] | None = None,
                  secret_set: str | None = None, options: Mapping[str, Scalar] | None = None) -> MatchSpec:

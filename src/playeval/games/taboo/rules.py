@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 from playeval.core.ask import Ask, OutputConstraint
 from playeval.core.errors import ConfigError, FormatError, RuleViolation
 from playeval.core.game import GameBase, RetroOutput, RetroPoint, RetroScore
-from playeval.core.info import Disclosure, LevelInfo, MetricSpec, Presentation, Scalar, SeatInfo
+from playeval.core.info import Disclosure, LevelInfo, MetricSpec, PlotKind, Presentation, Scalar, SeatInfo
 from playeval.core.match import Action, MatchSpec, Outcome
 from playeval.core.messages import Message, assistant, system, user
 from playeval.core.rng import derive_seed
@@ -110,6 +110,7 @@ class Taboo(GameBase):
     )
     metrics: ClassVar[tuple[MetricSpec, ...]] = candidate_metrics("abductive")
     ranking_skill: ClassVar[str | None] = "abductive"
+    plots: ClassVar[tuple[PlotKind, ...]] = ("recall_by_round",)
 
     def new_spec(self, level: int, seed: int, rng: random.Random, *, inputs: Mapping[str, str] | None = None,
                  secret_set: str | None = None, options: Mapping[str, Scalar] | None = None) -> MatchSpec:

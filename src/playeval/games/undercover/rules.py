@@ -26,6 +26,7 @@ out of re-asks is out ("forfeit"), and the match goes on.
 
 from __future__ import annotations
 
+import math
 import random
 import re
 from collections.abc import Mapping, Sequence
@@ -37,12 +38,14 @@ from playeval.core import (
     Ask,
     ConfigError,
     Disclosure,
+    Event,
     FormatError,
     GameBase,
     GameOption,
     JudgeCase,
     LevelInfo,
     MatchSpec,
+    MeasureGroup,
     MetricSpec,
     Outcome,
     OutputConstraint,
@@ -51,14 +54,20 @@ from playeval.core import (
     RoleInfo,
     RuleViolation,
     Scalar,
+    SeatAssignment,
     SeatInfo,
+    SeatMeasure,
     SeatResult,
+    TeamAnalysis,
+    TeamElo,
+    TeamInfo,
 )
 from playeval.core.info import panel_member, panel_role
 from playeval.core.messages import system, user
 from playeval.core.normalize import normalize_name
 from playeval.core.votes import plurality
 from playeval.games.undercover import prompts
+from playeval.games.undercover.metrics import model_counts, seat_metrics
 from playeval.games.undercover.panel import undercover_panel
 from playeval.games.undercover.players import ScriptedJudge, ScriptedSeat
 from playeval.games.undercover.state import (
@@ -140,6 +149,42 @@ def _option(options: Mapping[str, Scalar], name: str, default: Scalar) -> Scalar
     return options.get(name, default)
 
 
+CAPTION_SIDES = (
+    "Per model and side, every seat it held in a finished match. Win: seats whose side won (a seat put out still "
+    "wins with its side), with a Wilson 95% interval; run's rate: what those seats would win at this run's own side "
+    "win rates (civilians won {civilian} of the {matches} matches), the observed reference, not a chance baseline. "
+    "Survival, voting accuracy and the judges' mean scores: means over seats with a Student-t 95% interval over "
+    "seats (clipped to [0, 1]); seats without the measure are left out of it. Put out by the judges and voted out: "
+    "shares of seats with Wilson 95% intervals. Re-asks: refused replies; abstentions: votes refused until the "
+    "re-asks ran out.")
+TEAMS = TeamAnalysis(
+    teams=(TeamInfo(name=CIVILIAN, label="civilians", elo_offset=400 * math.log10(2)),
+           TeamInfo(name=UNDERCOVER, label="undercover agents")),
+    groups=(
+        MeasureGroup(label="Play", measures=(
+            SeatMeasure(name="survival", label="survival", title="Survival", kind="mean"),
+            SeatMeasure(name="vote_accuracy", label="vote acc.", title="Voting accuracy", kind="mean"))),
+        MeasureGroup(label="Judges' mean scores", table="the judges' mean scores of each model's sentences, per side",
+                     measures=tuple(SeatMeasure(name=name, label=name, title=name.capitalize(), kind="mean")
+                                    for name in ("novelty", "relevance", "reasonableness"))),
+        MeasureGroup(label="Put out", measures=(
+            SeatMeasure(name="out_by_judge", label="out: judge", title="By the judges", kind="share"),
+            SeatMeasure(name="out_by_vote", label="out: vote", title="By vote", kind="share"))),
+        MeasureGroup(label="Counts", measures=(
+            SeatMeasure(name="forfeited", label="forfeits", title="Forfeits", kind="count"),
+            SeatMeasure(name="reasks", label="re-asks", title="Re-asks", kind="count"),
+            SeatMeasure(name="abstentions", label="abstain", title="Abstentions", kind="count")))),
+    elo=TeamElo(weights=(("won", 0.75), ("survival", 0.15), ("vote_accuracy", 0.10))),
+    category="concept category",
+    counts=("reasks", "abstentions", "forfeited"),
+    counts_title="re-asks and abstentions per model",
+    counts_note=("re-asks: refused replies; abstentions: votes refused until the re-asks ran out. Per side, with "
+                 "intervals, eliminations and the judges' scores:"),
+    caption=CAPTION_SIDES)
+"""CK-Arena's analyses: the side table, the team Elo (civilians +400·log10(2), at which equal teams expect 2/3;
+actual score 0.75 won + 0.15 survival + 0.10 voting accuracy), the win rate by concept category."""
+
+
 class Undercover(GameBase):
     id: ClassVar[str] = "undercover"
     title: ClassVar[str] = "Undercover (CK-Arena: describe your word, find the odd ones out)"
@@ -172,6 +217,7 @@ class Undercover(GameBase):
         how=("You see only your own word.", "Each round, describe it in one sentence without saying it.",
              "Then vote, in secret, for the player you want out."),
         person_seat="player1")
+    teams: ClassVar[TeamAnalysis | None] = TEAMS
 
     # -- set-up -----------------------------------------------------------------------------------------------
 
@@ -486,6 +532,23 @@ class Undercover(GameBase):
         from playeval.games.undercover import calibration
 
         return calibration.passes(ask.kind, text)
+
+    # -- analysis ---------------------------------------------------------------------------------------------
+
+    def seat_measures(self, spec: MatchSpec, state: UndercoverState, events: Sequence[Event]
+                      ) -> dict[str, dict[str, float | None]]:
+        seats = [SeatAssignment(seat=seat, player_kind="llm", model=seat) for seat in state.table]
+        counts = model_counts(events, seats)
+        return {seat: {**values, "reasks": counts[seat]["reasks"], "abstentions": counts[seat]["abstentions"]}
+                for seat, values in seat_metrics(state).items()}
+
+    def match_category(self, spec: MatchSpec) -> str | None:
+        return str(spec.setup.get("pair", {}).get("category", "?"))
+
+    def team_tables(self, matches: Sequence[Any]) -> Any:
+        from playeval.games.undercover.judging import judge_tables  # the analysis layer, only when analysing
+
+        return judge_tables(self, matches)
 
     def scripted_player(self, party: str, spec: MatchSpec) -> Any:
         if panel_role(party) == JUDGE:

@@ -191,6 +191,7 @@
     let text = result.won ? "Won" : "Lost";
     if (result.placement) text += ` (place ${result.placement})`;
     if (result.elimination) text += `; out in round ${result.eliminated_round}: ${result.elimination}`;
+    if (result.score_text) text += `; ${result.score_text}`;
     return text;
   }
 
