@@ -35,6 +35,7 @@ from playeval.core.game import (
     replay,
     seat_evaluated,
 )
+from playeval.core.held import held_keys, live_state, withhold
 from playeval.core.info import (
     Disclosure,
     GameOption,
@@ -117,7 +118,9 @@ __all__ = [
     "disclosed_to",
     "evaluated_seats",
     "fold",
+    "held_keys",
     "inputs_for",
+    "live_state",
     "panel_member",
     "panel_of",
     "panel_options",
@@ -127,4 +130,5 @@ __all__ = [
     "replay",
     "seat_evaluated",
     "skills_of",
+    "withhold",
 ]

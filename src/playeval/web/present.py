@@ -8,6 +8,8 @@ over), the game's own structured view for the viewer (``Game.panel``, with forms
 and at the end the outcome with every seat's result. Never the spec's parameters, never model messages
 (their system prompts hold secrets), never another seat's ask, and nothing of the log but what the game's
 transcript says: the replies of an open parallel phase (a secret vote) stay hidden until the game shows them.
+The transcript and the panel are built from the table's live state (``Table.shown``): a role's held text (a
+judge's reason, written with the rule in view; ``core.held``) stays out of every view until the match is over.
 """
 
 from __future__ import annotations
@@ -139,7 +141,7 @@ def _disclosures(table: Table, viewer: str | None) -> list[DisclosureView]:
 def _transcript(table: Table, seats: Sequence[SeatView]) -> list[LineView]:
     labels = {seat.seat: seat.label for seat in seats}
     return [LineView(seat=speaker, label=labels.get(speaker, GAME_LABEL), text=text)
-            for speaker, text in table.game.transcript(table.state)]
+            for speaker, text in table.game.transcript(table.shown)]
 
 
 def _clock(loaded: Loaded, label: str) -> ClockView:
@@ -157,7 +159,7 @@ def _clock(loaded: Loaded, label: str) -> ClockView:
 
 
 def _panel(table: Table, viewer: str | None, asks: Sequence[Ask]) -> PanelView | None:
-    panel = panel_of(table.game, table.state, viewer)
+    panel = panel_of(table.game, table.shown, viewer)
     if panel is None:
         return None
     open_asks = {(ask.party, ask.kind) for ask in asks}
