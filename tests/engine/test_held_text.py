@@ -10,11 +10,29 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from held_kit import MARK, judged, play
+from held_kit import MARK, SEAT_MODEL, NamingJudge, judged, play
 
-from playeval.core import Action, ActionApplied, MatchSpec, RoleInfo, default_registry, live_state, withhold
+from playeval.core import (
+    Action,
+    ActionApplied,
+    Ask,
+    MatchSpec,
+    Message,
+    Reply,
+    RoleAssignment,
+    RoleInfo,
+    SeatAssignment,
+    default_registry,
+    live_state,
+    withhold,
+)
 from playeval.core.held import held_keys, withheld
-from playeval.guess_rule import GuessRuleGame
+from playeval.core.messages import user
+from playeval.engine import build_players, play_match, state_from_events
+from playeval.games.static_picnic import StaticPicnic
+from playeval.guess_rule import GuessRuleGame, GuessState
+from playeval.models import ModelHub
+from playeval.store import Store
 
 OPTIONS: dict[str, dict[str, Any]] = {"undercover": {"max_rounds": 2}}
 """Short matches: a rule game ends at max_turns (mock/player asks twice for more, then guesses vaguely)."""
@@ -87,3 +105,43 @@ def test_held_text_is_blanked_in_the_live_fold_only() -> None:
     assert live.guesses[-1].verdict == "no" and live.guesses[-1].reason == ""
     assert full.guesses[-1].reason == judged_no.data["reason"]
     assert game.next_asks(live) == game.next_asks(full)  # the rules do not depend on the held reason
+
+
+class _Quoting(StaticPicnic):
+    """Static Picnic whose player is told the judge's reasons after a refusal: the engine builds a seat's ask
+    from the live state, so the player reads none of them while the match is played."""
+
+    def conversation(self, state: GuessState) -> tuple[Message, ...]:
+        messages = super().conversation(state)
+        reasons = [guess.reason for guess in state.guesses if guess.reason]
+        return (*messages, user("What the judge said: " + "; ".join(reasons))) if reasons else messages
+
+
+async def test_a_seat_s_ask_is_built_without_held_text(tmp_path: Path) -> None:
+    game = _Quoting()
+    spec = game.new_spec(1, 3, random.Random(3), options={"max_turns": 5})
+    seats = (SeatAssignment(seat="player", player_kind="llm", model=SEAT_MODEL, evaluated=True),)
+    roles = (RoleAssignment(role="judge", player_kind="scripted"),)
+    asked: list[Ask] = []
+    with Store.open(f"sqlite:///{tmp_path / 'q.db'}") as store:
+        match_id = store.create_match(spec=spec, seats=seats, roles=roles)
+        async with ModelHub(use_cache=False) as hub:
+            built = build_players(game, spec, seats, roles, hub.get, people={})
+            player, judge = built["player"], built["judge"]
+            assert player is not None and judge is not None
+
+            class Asked:
+                kind, model, max_retries = "llm", SEAT_MODEL, player.max_retries
+
+                async def act(self, ask: Ask) -> Reply:
+                    asked.append(ask)
+                    return await player.act(ask)
+
+            await play_match(game, spec, {"player": Asked(), "judge": NamingJudge(judge)}, store, match_id)
+        state = state_from_events(game, spec, store.events(match_id))
+    assert state.guesses and all(MARK in (guess.reason or "") for guess in state.guesses)
+    kinds = [ask.kind for ask in asked]
+    assert "move" in kinds[kinds.index("apply") + 1:]  # a move was asked after the first guess was judged
+    assert not [ask for ask in asked if MARK in ask.display or any(MARK in m.content for m in ask.messages)]
+    full = game.conversation(state)
+    assert MARK in full[-1].content  # the game would quote it: the engine held it back

@@ -9,12 +9,15 @@ match's **live state** (:func:`live_state`): the log folded with that text blank
 its verdict (``Action.text``) only. Once the match is over the held text is revealed with everything else: final
 views, stored results, exports and reports read the full state.
 
+Asks follow the same line (:func:`live_asks`, used by the engine wherever it opens asks): an ask to a seat is
+built from the live state, so a player's conversation never quotes held text; an ask to a role is built from the
+full state (a role may need what another wrote).
+
 A game author's part: keep the verdict in ``Action.text`` and the free text in ``data`` under a declared key,
-build ``transcript`` and ``panel`` from the state as usual (a blank reason shows as none), and
-- let no rule depend on held text: the live state must have the same open asks and the same outcome;
-- quote no held text in a seat's ask (its ``messages`` and ``display``): asks are built from the full state,
-  which the roles that move next may need.
-The log keeps everything (the raw reply, the parsed action), as it keeps the hidden setup.
+build ``transcript``, ``panel`` and asks from the state as usual (a blank reason shows as none), and let no rule
+depend on held text: the live state must open asks to the same seats and reach the same outcome (a game whose
+asks differ is an error, raised when it happens). The log keeps everything (the raw reply, the parsed action), as
+it keeps the hidden setup.
 """
 
 from __future__ import annotations
@@ -22,6 +25,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from playeval.core.ask import Ask
+from playeval.core.errors import PlayevalError
 from playeval.core.events import ActionApplied, Event
 from playeval.core.game import Game, StateT, fold
 from playeval.core.info import RoleInfo, panel_role
@@ -74,3 +79,21 @@ def live_state(game: Game[StateT], spec: MatchSpec, events: Sequence[Event], sta
                                    for event in events):
         return fold(game, spec, events) if state is None else state
     return fold(game, spec, withheld(events, keys))
+
+
+def live_asks(game: Game[StateT], spec: MatchSpec, events: Sequence[Event], state: StateT,
+              asks: Sequence[Ask]) -> tuple[Ask, ...]:
+    """The open ``asks`` of ``state`` (the fold of ``events``), each ask to a seat built from the live state
+    instead: what a player is shown holds no held text. Raises ``PlayevalError`` when the live state does not open
+    asks to the same seats (the game's rules read held text)."""
+    if not any(ask.seat is not None for ask in asks) or not any(info.held for info in getattr(game, "roles", ())):
+        return tuple(asks)
+    live = live_state(game, spec, events, state, over=False)
+    if live is state:
+        return tuple(asks)
+    shown = {ask.party: ask for ask in game.next_asks(live) if ask.seat is not None}
+    wanted = [ask.party for ask in asks if ask.seat is not None]
+    if sorted(shown) != sorted(wanted):
+        raise PlayevalError(f"{game.id}: with its roles' held text blanked the match asks {sorted(shown)} instead of "
+                            f"{sorted(wanted)}; a game's rules must not depend on held text (core.held)")
+    return tuple(shown[ask.party] if ask.seat is not None else ask for ask in asks)

@@ -187,7 +187,7 @@ def build_table(game: Game[Any], loaded: Loaded, local_model: str) -> Table:
         roles.update((role.role, role) for role in bind_roles(game, seats, local_model) if role.role in missing)
     state = state_from_events(game, spec, events)
     rules = game.outcome(state)
-    asks = current_asks(game, state, events) if not loaded.finished and rules is None else ()
+    asks = current_asks(game, state, events, spec=spec) if not loaded.finished and rules is None else ()
     shown = live_state(game, spec, events, state, over=loaded.finished)
     return Table(game=game, loaded=loaded, state=state, shown=shown, seats=seats, roles=roles, asks=tuple(asks),
                  rules_outcome=rules)
