@@ -11,10 +11,12 @@ what the terminal narrates to a person in that seat (``cli.play_cmd``'s narratio
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from playeval.cli.play_cmd import _Narrated
 from playeval.core import (
@@ -31,6 +33,8 @@ from playeval.core import (
 )
 from playeval.core.rng import match_rng
 from playeval.engine import advance, build_players, state_from_events
+from playeval.games.dynamic_picnic.scripted import ScriptedJudge as DynamicScriptedJudge
+from playeval.guess_rule.baselines import StatementJudge
 from playeval.models import ModelHub
 from playeval.players import Player
 from playeval.store import Store
@@ -69,6 +73,21 @@ class NamingJudge:
             return reply
         verdict = next((line for line in reply.text.splitlines() if not line.lower().startswith("reason")), "")
         return Reply(text=f"{verdict}\nReason: {MARK} it does not fit: {told(ask)}")
+
+
+def naming_judges(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The guess-the-rule games' scripted judges (bound by ``--role judge=scripted``, the library's
+    ``judge="scripted"``, the arena's role settings) give their verdict with a reason naming the rule."""
+    for judge in (StatementJudge, DynamicScriptedJudge):
+        monkeypatch.setattr(judge, "act", _naming(judge.act))
+
+
+def _naming(original: Callable[[Any, Ask], Awaitable[Reply]]) -> Callable[[Any, Ask], Awaitable[Reply]]:
+    async def act(self: Any, ask: Ask) -> Reply:
+        verdict = (await original(self, ask)).text.splitlines()[0]
+        return Reply(text=f"{verdict}\nReason: {MARK} it does not fit: {told(ask)}")
+
+    return act
 
 
 @dataclass

@@ -5,21 +5,16 @@ so it comes with the rule (``include_rule=True``) or once the game is over (``co
 from __future__ import annotations
 
 import json
-from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
-from held_kit import MARK, told
+from held_kit import MARK, naming_judges
 
-from playeval.core import Ask, Reply
-from playeval.games.dynamic_picnic import scripted as dynamic_scripted
 from playeval.guess_rule import (
     CodeFunctionsPicnic,
     DynamicGoingOnAPicnic,
     MathGuessTheRuleGame,
     StaticGoingOnAPicnic,
-    baselines,
 )
 
 ROLES: dict[type, dict[str, str]] = {DynamicGoingOnAPicnic: {"game_master": "scripted"}}
@@ -27,17 +22,7 @@ ROLES: dict[type, dict[str, str]] = {DynamicGoingOnAPicnic: {"game_master": "scr
 
 @pytest.fixture
 def _naming_judge(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The scripted judges give their verdict with a reason that names the rule they were told."""
-    for judge in (baselines.StatementJudge, dynamic_scripted.ScriptedJudge):
-        monkeypatch.setattr(judge, "act", _naming(judge.act))
-
-
-def _naming(original: Callable[[Any, Ask], Awaitable[Reply]]) -> Callable[[Any, Ask], Awaitable[Reply]]:
-    async def act(self: Any, ask: Ask) -> Reply:
-        verdict = (await original(self, ask)).text.splitlines()[0]
-        return Reply(text=f"{verdict}\nReason: {MARK} it does not fit: {told(ask)}")
-
-    return act
+    naming_judges(monkeypatch)
 
 
 @pytest.mark.usefixtures("_naming_judge")
