@@ -19,11 +19,13 @@ from playeval.core import (
     MatchSpec,
     Message,
     Reply,
+    ReplyRejected,
     RoleAssignment,
     RoleInfo,
     SeatAssignment,
     default_registry,
     live_state,
+    panel_role,
     withhold,
 )
 from playeval.core.held import held_keys, withheld
@@ -64,6 +66,8 @@ async def test_a_judge_s_reason_reaches_no_live_output_and_is_revealed_at_the_en
             # A judge that answers from a fixed set reads no free text: its reason was refused and re-asked.
             assert not holding and played.judge_actions()
             assert all(MARK not in str(event.action) for event in played.judge_actions())
+            assert [event for event in played.store.events(played.match_id)
+                    if isinstance(event, ReplyRejected) and panel_role(event.party) == "judge"]
             return
         state = played.state()
         rule = game.statement(state.rule)
