@@ -18,12 +18,14 @@ from playeval.core import (
     Ask,
     MatchSpec,
     Message,
+    PlayevalError,
     Reply,
     ReplyRejected,
     RoleAssignment,
     RoleInfo,
     SeatAssignment,
     default_registry,
+    live_asks,
     live_state,
     panel_role,
     withhold,
@@ -149,3 +151,25 @@ async def test_a_seat_s_ask_is_built_without_held_text(tmp_path: Path) -> None:
     assert not [ask for ask in asked if MARK in ask.display or any(MARK in m.content for m in ask.messages)]
     full = game.conversation(state)
     assert MARK in full[-1].content  # the game would quote it: the engine held it back
+
+
+class _Dependent(StaticPicnic):
+    """A game whose turn order reads the judge's reason: the player is asked nothing after a reasonless refusal."""
+
+    def next_asks(self, state: GuessState) -> tuple[Ask, ...]:
+        if any(guess.verdict == "no" and not guess.reason for guess in state.guesses):
+            return ()
+        return super().next_asks(state)
+
+
+def test_a_game_whose_rules_read_held_text_is_an_error() -> None:
+    game = _Dependent()
+    spec = game.new_spec(1, 3, random.Random(3))
+    events = [ActionApplied(action=Action(seat="player", kind="guess", text="something vague")),
+              ActionApplied(action=Action(seat="player", kind="apply", text="")),
+              ActionApplied(action=Action(role="judge", kind="verdict", text="no", data={"reason": "names it"}))]
+    state = live_state(game, spec, events, over=True)
+    with pytest.raises(PlayevalError, match="must not depend on held text"):
+        live_asks(game, spec, events, state, game.next_asks(state))
+    before = live_state(game, spec, events[:2], over=True)  # nothing held yet: the game's own asks
+    assert live_asks(game, spec, events[:2], before, game.next_asks(before)) == game.next_asks(before)

@@ -35,7 +35,7 @@ from playeval.core.game import (
     replay,
     seat_evaluated,
 )
-from playeval.core.held import held_keys, live_state, withhold
+from playeval.core.held import held_keys, live_asks, live_state, withhold
 from playeval.core.info import (
     Disclosure,
     GameOption,
@@ -120,6 +120,7 @@ __all__ = [
     "fold",
     "held_keys",
     "inputs_for",
+    "live_asks",
     "live_state",
     "panel_member",
     "panel_of",

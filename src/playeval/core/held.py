@@ -65,7 +65,7 @@ def withhold(action: Action, keys: HeldKeys) -> Action:
 
 def withheld(events: Iterable[Event], keys: HeldKeys) -> list[Event]:
     """A log with the held text of every applied action blanked (see :func:`withhold`)."""
-    return [ActionApplied(action=withhold(event.action, keys)) if isinstance(event, ActionApplied)
+    return [event.model_copy(update={"action": withhold(event.action, keys)}) if isinstance(event, ActionApplied)
             and holds(event.action, keys) else event for event in events]
 
 
