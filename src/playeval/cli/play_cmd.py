@@ -15,6 +15,7 @@ from playeval.core.ask import Ask, Reply
 from playeval.core.errors import ConfigError
 from playeval.core.events import RoleAssignment, SeatAssignment
 from playeval.core.game import Game, person_seat
+from playeval.core.held import live_state
 from playeval.core.hidden import live_disclosures, revealed_disclosures
 from playeval.core.info import PersonInput, Scalar, panel_options
 from playeval.core.inputs import check_inputs, check_options, inputs_for
@@ -43,7 +44,8 @@ class _Announced:
 
 
 class _Narrated:
-    """The person at the terminal, shown what the other seats said since their last turn before each ask."""
+    """The person at the terminal, shown what the other seats said since their last turn before each ask (the
+    match's live state: a role's held text, such as a judge's reason, waits for the end; ``core.held``)."""
 
     kind = "human"
     model: str | None = None
@@ -60,8 +62,8 @@ class _Narrated:
         self.max_retries = inner.max_retries
 
     async def act(self, ask: Ask) -> Reply:
-        lines = list(self._game.transcript(state_from_events(self._game, self._spec,
-                                                             self._store.events(self._match_id))))
+        live = live_state(self._game, self._spec, self._store.events(self._match_id), over=False)
+        lines = list(self._game.transcript(live))
         console = stdout()
         for speaker, text in lines[self._shown:]:
             if speaker != self._seat and text != ask.display:

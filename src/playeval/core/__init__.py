@@ -35,6 +35,7 @@ from playeval.core.game import (
     replay,
     seat_evaluated,
 )
+from playeval.core.held import held_keys, live_asks, live_state, withhold
 from playeval.core.hidden import (
     check_role_seat,
     disclosed_to,
@@ -142,8 +143,11 @@ __all__ = [
     "disclosed_to",
     "evaluated_seats",
     "fold",
+    "held_keys",
     "inputs_for",
+    "live_asks",
     "live_disclosures",
+    "live_state",
     "panel_member",
     "panel_of",
     "panel_options",
@@ -155,4 +159,5 @@ __all__ = [
     "seat_evaluated",
     "skills_of",
     "unseen_part",
+    "withhold",
 ]

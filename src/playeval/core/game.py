@@ -127,7 +127,9 @@ class Game(Protocol, Generic[StateT]):
 
     def transcript(self, state: StateT) -> Sequence[tuple[str, str]]:
         """(seat, text) lines of the match so far that anyone may read (nothing hidden, nothing of an open
-        parallel phase)."""
+        parallel phase). A role's free text written with hidden parts in view (a judge's reason) is declared on
+        the role (``RoleInfo.held``) and rendered from the state as usual: while the match is live, views pass
+        the live state, in which that text is blank (``core.held``), so the line shows the verdict only."""
         ...
 
     def disclosures(self, spec: MatchSpec, state: Any = None) -> Sequence[Disclosure]:
@@ -151,7 +153,8 @@ class Game(Protocol, Generic[StateT]):
     def panel(self, state: StateT, viewer: str | None) -> Panel | None:
         """The match as structured data for a page, for the viewer holding seat ``viewer`` (``None``: a watcher or
         a replay): lists, counters, a clock, forms for the viewer's moves (``core.panel``); ``None``: the game has
-        none (its transcript says it all). Only what that viewer may see now, as for asks."""
+        none (its transcript says it all). Only what that viewer may see now, as for asks; a live match's panel
+        is built from its live state, without held text (``core.held``)."""
         ...
 
 

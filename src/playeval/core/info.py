@@ -52,6 +52,10 @@ class RoleInfo(_Info):
     ``judge=A,B``, seats one member per model, named ``judge``, ``judge#2``, ... (:func:`panel_member`), and the
     match's setup receives their number as the game option of this name (:func:`panel_options`); the game asks
     each member by that name. ``None``: one player."""
+    held: tuple[str, ...] = ()
+    """Keys of the ``data`` of this role's actions that hold free text written with the match's hidden parts in
+    view (a judge's reason, which may name the rule it was told): every live view shows the role's move as its
+    verdict (``Action.text``) only, and this text is revealed once the match is over (``core.held``)."""
 
 
 PANEL_MARK = "#"

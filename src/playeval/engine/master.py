@@ -26,6 +26,7 @@ from playeval.core.events import (
     SeatTakenOver,
 )
 from playeval.core.game import Game, fold
+from playeval.core.held import live_asks
 from playeval.core.match import MatchSpec
 from playeval.players.base import Player
 
@@ -113,13 +114,14 @@ def pending_rejections(events: Sequence[Event], party: str, moves: OpenMoves | N
     return [event for event in found if isinstance(event, ReplyRejected)]
 
 
-def current_asks(game: Game[Any], state: Any, events: Sequence[Event], moves: OpenMoves | None = None
-                 ) -> tuple[Ask, ...]:
+def current_asks(game: Game[Any], state: Any, events: Sequence[Event], moves: OpenMoves | None = None, *,
+                 spec: MatchSpec) -> tuple[Ask, ...]:
     """The open asks, each with its party's refused replies and their reasons folded in (``moves``: kept over
-    ``events`` by the caller, else read off them)."""
+    ``events`` by the caller, else read off them); a seat's ask is built from the live state, without the roles'
+    held text (``core.held.live_asks``; ``spec``: the match's)."""
     moves = moves or OpenMoves(events)
     asks: list[Ask] = []
-    for opened in game.next_asks(state):
+    for opened in live_asks(game, spec, events, state, game.next_asks(state)):
         ask = opened
         for rejection in pending_rejections(events, ask.party, moves):
             ask = ask.retry(rejection.text, rejection.reason)

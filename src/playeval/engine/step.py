@@ -116,7 +116,7 @@ async def advance(game: Game[Any], spec: MatchSpec, events: Sequence[Event], pla
     open_moves = OpenMoves(log)  # kept as the loop appends to the log
     outcome = game.outcome(state)
     while outcome is None:
-        asks = current_asks(game, state, log, open_moves)
+        asks = current_asks(game, state, log, open_moves, spec=spec)
         if not asks:
             raise PlayevalError(f"{game.id}: the match has neither an open ask nor an outcome")
         waiting: list[Ask] = []
@@ -207,7 +207,7 @@ def submit(game: Game[Any], spec: MatchSpec, events: Sequence[Event], party: str
     state = state_from_events(game, spec, events)
     if ended(events) is not None or game.outcome(state) is not None:
         raise MatchOver()
-    asks = current_asks(game, state, events)
+    asks = current_asks(game, state, events, spec=spec)
     ask = next((open_ask for open_ask in asks if open_ask.party == party), None)
     if ask is None:
         raise NotYourTurn(party, [open_ask.party for open_ask in asks])

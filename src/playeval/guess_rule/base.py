@@ -46,6 +46,8 @@ JUDGE = "judge"
 SKIP = "skip"
 """The reply that skips the rule-application check (a person may; a model's grammar does not allow it)."""
 MAX_GUESS_CHARS = 300
+REASON = "reason"
+"""The key of the judge's reason in its action's data."""
 CONCEALED = "The concealed rule: "
 """How the judge's ask states the rule (its first line)."""
 
@@ -192,7 +194,9 @@ class GuessRuleGame(GameBase):
     id: ClassVar[str]
     roles: ClassVar[tuple[RoleInfo, ...]] = (
         RoleInfo(name=JUDGE, does="decides whether a guess states the concealed rule", default="local",
-                 sees=("rule",)),)
+                 sees=("rule",), held=(REASON,)),)
+    """The judge's reason (``data["reason"]``) is written with the rule in view: it is held back from every live
+    view and revealed at the end (``core.held``); the player reads the verdict only."""
     player_variants: ClassVar[tuple[str, ...]]
     judge_system: ClassVar[str]
     """What the judge is told about the game; ``JUDGE_FORMAT`` follows it."""
@@ -408,7 +412,7 @@ class GuessRuleGame(GameBase):
         if ask.role == JUDGE:
             reason = _REASON.search(line)
             return Action(role=JUDGE, kind="verdict", text=one_verdict(line),
-                          data={"reason": reason.group(1).strip()[:300] if reason else ""})
+                          data={REASON: reason.group(1).strip()[:300] if reason else ""})
         if ask.kind == "apply":
             return self._parse_applied(state, line)
         if "\n" in line:
@@ -449,7 +453,7 @@ class GuessRuleGame(GameBase):
         if action.role == JUDGE:
             if phase != "judge" or action.text not in ("yes", "no"):
                 raise RuleViolation("there is no guess to judge.")
-            verdict = replace(state.guesses[-1], verdict=action.text, reason=str(action.data.get("reason", "")))
+            verdict = replace(state.guesses[-1], verdict=action.text, reason=str(action.data.get(REASON, "")))
             return state.with_last_guess(verdict)
         if action.kind == "apply":
             if phase != "apply":

@@ -23,6 +23,7 @@ from typing import Any, ClassVar
 
 from playeval.core.errors import ConfigError, PlayevalError
 from playeval.core.events import RoleAssignment, SeatAssignment
+from playeval.core.held import live_state
 from playeval.core.info import Scalar
 from playeval.core.inputs import check_options
 from playeval.core.registry import default_registry
@@ -153,12 +154,17 @@ class _GuessTheRuleGame:
             await advance(self._game, record.spec, store.events(record.id), players, store, record.id)
 
     def get_game_summary(self, include_rule: bool = False) -> dict[str, Any]:
-        """Turns taken, examples seen, time, history, status; the rule only when asked (this counts no turn)."""
+        """Turns taken, examples seen, time, history, status; the rule only when asked (this counts no turn).
+
+        While the game is played each guess carries the judge's verdict only: its reason was written with the
+        rule in view (``core.held``), so it is ``None`` until the game is over or the rule is asked for."""
         with Store.open(self._db) as store:
             record = self._record(store)
             records = store.event_records(record.id)
-            state = self._state(store)
+            events = [item.event for item in records]
         outcome = record.outcome
+        state = live_state(self._game, record.spec, events, over=outcome is not None or include_rule)
+        assert isinstance(state, GuessState)
         status = "playing" if outcome is None else "won" if outcome.winner == PLAYER else \
             "aborted" if outcome.status == "aborted" else "lost"
         history: list[dict[str, Any]] = []
@@ -167,7 +173,7 @@ class _GuessTheRuleGame:
                 history.append({"turn": move.turn, "kind": "more", "count": move.count})
             elif isinstance(move, Guess):
                 history.append({"turn": move.turn, "kind": "guess", "text": move.text, "verdict": move.verdict,
-                                "reason": move.reason})
+                                "reason": move.reason or None})
         started: datetime = records[0].created_at
         summary: dict[str, Any] = {
             "uuid": record.id, "game": self.game_id, "difficulty": f"L{record.level}", "status": status,

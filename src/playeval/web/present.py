@@ -9,6 +9,8 @@ over), the game's own structured view for the viewer (``Game.panel``, with forms
 and at the end the outcome with every seat's result. Never the spec's parameters, never model messages
 (their system prompts hold secrets), never another seat's ask, and nothing of the log but what the game's
 transcript says: the replies of an open parallel phase (a secret vote) stay hidden until the game shows them.
+The transcript and the panel are built from the table's live state (``Table.shown``): a role's held text (a
+judge's reason, written with the rule in view; ``core.held``) stays out of every view until the match is over.
 """
 
 from __future__ import annotations
@@ -164,7 +166,7 @@ def speaker_label(game: Game[Any], speaker: str) -> str:
 def _transcript(table: Table, seats: Sequence[SeatView]) -> list[LineView]:
     labels = {seat.seat: seat.label for seat in seats}
     return [LineView(seat=speaker, label=labels.get(speaker) or speaker_label(table.game, speaker), text=text)
-            for speaker, text in table.game.transcript(table.state)]
+            for speaker, text in table.game.transcript(table.shown)]
 
 
 def _clock(loaded: Loaded, label: str) -> ClockView:
@@ -182,7 +184,7 @@ def _clock(loaded: Loaded, label: str) -> ClockView:
 
 
 def _panel(table: Table, viewer: str | None, asks: Sequence[Ask]) -> PanelView | None:
-    panel = panel_of(table.game, table.state, viewer)
+    panel = panel_of(table.game, table.shown, viewer)
     if panel is None:
         return None
     open_asks = {(ask.party, ask.kind) for ask in asks}

@@ -27,6 +27,7 @@ from playeval.core.events import (
     SeatTakenOver,
 )
 from playeval.core.game import Game
+from playeval.core.held import live_state
 from playeval.core.match import MatchSpec, Outcome
 from playeval.engine.master import ask_recorded, current_asks, state_from_events
 from playeval.engine.plan import RunConfig, role_assignments
@@ -101,11 +102,14 @@ class Table:
     """Where a match stands: its state, its seats and roles as they are now, and its open asks.
 
     ``asks`` is empty once the match is over (recorded, or ended by the rules and about to be recorded).
+    ``shown`` is the state the views are built from: ``state`` with the held text of roles blanked until the
+    match is over (``core.held.live_state``); moves are judged against ``state``.
     """
 
     game: Game[Any]
     loaded: Loaded
     state: Any
+    shown: Any
     seats: dict[str, SeatAssignment]
     roles: dict[str, RoleAssignment]
     asks: tuple[Ask, ...]
@@ -184,8 +188,9 @@ def build_table(game: Game[Any], loaded: Loaded, local_model: str) -> Table:
                      if role.role in missing)
     state = state_from_events(game, spec, events)
     rules = game.outcome(state)
-    asks = current_asks(game, state, events) if not loaded.finished and rules is None else ()
-    return Table(game=game, loaded=loaded, state=state, seats=seats, roles=roles, asks=tuple(asks),
+    asks = current_asks(game, state, events, spec=spec) if not loaded.finished and rules is None else ()
+    shown = live_state(game, spec, events, state, over=loaded.finished)
+    return Table(game=game, loaded=loaded, state=state, shown=shown, seats=seats, roles=roles, asks=tuple(asks),
                  rules_outcome=rules)
 
 
