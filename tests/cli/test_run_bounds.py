@@ -97,4 +97,6 @@ def test_a_run_of_the_largest_n_starts_at_once(tmp_path: Path) -> None:
     assert took < 30, f"the first matches were stored after {took:.1f} s"
     with Store.open(db) as store:
         assert store.get_run(run_id).config["n"] == MAX_N
-        assert {m.match_index for m in store.run_matches(run_id)} <= {0, 1, 2, 3}
+        indexes = {m.match_index for m in store.run_matches(run_id)}
+    # the matches taken in plan order, a few at a time (how many landed before SIGTERM depends on the machine)
+    assert indexes == set(range(len(indexes))) and len(indexes) <= 50, sorted(indexes)

@@ -78,7 +78,7 @@ async def test_a_judge_s_reason_reaches_no_live_output_and_is_revealed_at_the_en
         assert refused[0].turn < state.turns  # a move was asked after a refusal: the reason had a live view
         for seat in ("player", ""):
             assert not [text for text in seen.asks.get(seat, []) + seen.views[seat] if rule in text], seat
-        assert rule not in seen.terminal and "the judge: no" in seen.terminal  # the verdict is shown, live
+        assert rule not in seen.terminal and "  judge: no\n" in seen.terminal  # the verdict is shown, live
         public = played.final_view()
         assert MARK in public and rule in public  # the reason (and the rule) at the end
         assert MARK in played.final_view("player")

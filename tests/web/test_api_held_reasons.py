@@ -70,7 +70,7 @@ def _live(bodies: list[str]) -> list[str]:
 
 
 def _judge_lines(view: dict[str, Any]) -> list[str]:
-    return [line["text"] for line in view["transcript"] if line["text"].startswith("the judge")]
+    return [line["text"] for line in view["transcript"] if line["seat"] == "judge"]
 
 
 @pytest.mark.parametrize("game_id", rule_games())
@@ -88,7 +88,7 @@ async def test_the_player_and_the_stream_read_the_verdict_and_the_reason_only_at
     live = _live(seen.bodies) + [body for body in streamed.text.split("event: state")[1:]
                                  if '"status":"finished"' not in body.replace(" ", "")]
     verdicts = [line for view in views[:-1] for line in _judge_lines(view)]
-    assert verdicts and all(line == "the judge: no" for line in verdicts)  # the stream showed refused guesses
+    assert verdicts and all(line == "no" for line in verdicts)  # the stream showed refused guesses
     assert not [body for body in live if MARK in body]
     assert views[-1]["status"] == "finished" and end["status"] == "finished"
     assert all(MARK in line for line in _judge_lines(end) + _judge_lines(views[-1]))
@@ -105,6 +105,7 @@ async def test_a_watcher_reads_the_verdict_only_until_the_end(tmp_path: Path, ga
         view = await wait_view(client, match_id, {"finished"}, seen)
         replay = seen.keep(await client.get(f"/api/matches/{match_id}/replay")).json()
     live = _live(seen.bodies)
-    assert any("the judge: no" in body for body in live)  # a watcher saw a refused guess while it was live
+    # a watcher saw a refused guess while it was live: the judge's line, its verdict alone
+    assert any('"seat":"judge","label":"Judge","text":"no"}' in body.replace(" ", "") for body in live)
     assert not [body for body in live if MARK in body]
     assert all(MARK in line for line in _judge_lines(view) + _judge_lines(replay))
