@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import re
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -14,9 +15,13 @@ import httpx
 import pytest
 from arena_client import MOCK, Seen, client_for, disclosed, invite_token, make_settings, running, wait_view
 
-from playeval.core.events import ActionApplied, Event, SeatTakenOver
+from playeval.core.events import ActionApplied, AskIssued, Event, MatchEnded, SeatTakenOver
+from playeval.engine.step import advance
 from playeval.store import Store, WebSeatRecord
 from playeval.web import create_app
+from playeval.web.arena import Arena
+from playeval.web.table import load
+from playeval.web.tail import TailRecorder
 
 
 def _person(db: str, match_id: str, seat: str) -> WebSeatRecord:
@@ -104,10 +109,14 @@ async def test_invites_work_only_through_the_fragment_and_a_post(tmp_path: Path,
         assert answered.status_code == 200, answered.text
         assert answered.json()["transcript"][-1] == {"seat": "guesser", "label": "You",
                                                      "text": "Maybe something with fur?"}
-        await giver.post(f"/api/matches/{match_id}/moves", json={"text": "It likes to sleep a lot."})
+        again_clue = await giver.post(f"/api/matches/{match_id}/moves", json={"text": "It likes to sleep a lot."})
+        assert again_clue.status_code == 200, again_clue.text
         view = seen.keep(await guesser.get(f"/api/matches/{match_id}")).json()
-        end = (await guesser.post(f"/api/matches/{match_id}/moves",
-                                  json={"text": f"My guess of the word is: {word}", "seq": view["seq"]})).json()
+        assert view["status"] == "your_turn", view
+        guessed = await guesser.post(f"/api/matches/{match_id}/moves",
+                                     json={"text": f"My guess of the word is: {word}", "seq": view["seq"]})
+        assert guessed.status_code == 200, guessed.text
+        end = guessed.json()
         final = (await giver.get(f"/api/matches/{match_id}")).json()
     assert end["status"] == "finished" and end["outcome"]["winners"] == ["guesser"] and end["outcome"]["you_won"]
     assert final["outcome"]["you_won"] is False and disclosed(end) == {"secret": word}
@@ -122,6 +131,59 @@ async def test_invites_work_only_through_the_fragment_and_a_post(tmp_path: Path,
     assert f"match {match_id}: the guesser joined" in logged  # the arena logs what happens, by seat
     for secret in (token, start["token"], word, "kept at home"):  # (this test's own client logs its URLs)
         assert secret not in logged
+
+
+def _models_step(arena: Arena, match_id: str) -> None:
+    """One model step of the match from a fresh read of its log, as the arena's background runs it (there, on
+    the event loop, at a moment nothing controls)."""
+    loaded = load(arena.store, match_id)
+    table = arena.runner.table(loaded)
+    asyncio.run(advance(table.game, loaded.match.spec, loaded.events, arena.runner.players(table),
+                        TailRecorder(arena.store, loaded.seq), match_id))
+
+
+async def test_a_winning_move_holds_when_a_model_step_comes_in_right_after_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The race behind a flaky ``test_invites_...``: the guesser's winning guess was written as two transactions,
+    its reply, then the match's end. A model step that read the log between them (scheduled by the clue before,
+    and late on a busy machine) found the rules' outcome unrecorded and recorded it; the move's own end then
+    found the match closed and the guess that won was answered 409 "the match is over". Here a model step runs
+    right after each write of the guess, as it could on a busy machine."""
+    settings = make_settings(tmp_path)
+    app = create_app(settings)
+    async with app.router.lifespan_context(app), client_for(app) as giver, client_for(app) as guesser:
+        arena: Arena = app.state.arena
+        start, token = await _table(giver)
+        match_id = start["id"]
+        word = disclosed(start)["secret"]
+        assert (await guesser.post(f"/api/matches/{match_id}/join", json={"token": token})).status_code == 200
+        clue = await giver.post(f"/api/matches/{match_id}/moves", json={"text": "It is often kept at home."})
+        assert clue.status_code == 200, clue.text
+        view = await wait_view(guesser, match_id, {"your_turn"})
+        # the background step after the clue records the guesser's ask; from then on only the guess writes
+        await _wait_for(lambda: not arena.runner.running(match_id)
+                        and isinstance(_events(settings.db or "", match_id)[-1], AskIssued))
+        stepped: list[bool] = []
+
+        def then_a_step(write: Callable[..., Any]) -> Callable[..., Any]:
+            def wrapped(*args: Any, **kwargs: Any) -> Any:
+                written = write(*args, **kwargs)
+                if not stepped:  # once, after the first write of the guess (the step's own writes come through too)
+                    stepped.append(True)
+                    _models_step(arena, match_id)
+                return written
+            return wrapped
+
+        for name in ("append_move", "append_tail", "append_event", "finish_match"):
+            monkeypatch.setattr(arena.store, name, then_a_step(getattr(arena.store, name)))
+        end = await guesser.post(f"/api/matches/{match_id}/moves",
+                                 json={"text": f"My guess of the word is: {word}", "seq": view["seq"]})
+        assert stepped  # the step did come in
+        assert end.status_code == 200, end.text
+        assert end.json()["status"] == "finished" and end.json()["outcome"]["you_won"] is True
+    events = _events(settings.db or "", match_id)
+    assert [e.action.seat for e in events if isinstance(e, ActionApplied)] == ["clue_giver", "guesser"]
+    assert sum(isinstance(e, MatchEnded) for e in events) == 1
 
 
 async def test_a_person_who_does_not_join_is_replaced_when_the_time_is_up(tmp_path: Path) -> None:

@@ -1,5 +1,6 @@
 """A model step's records are kept off the event loop's path and written in one conditional transaction: before
-each model call and at the step's end, with the seqs the recorder promised, and not at all if the log moved."""
+each model call and at the step's end, with the seqs the recorder promised, and not at all if the log moved. A
+person's move is kept the same way and written whole, its end with it."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from playeval.core.ask import Ask, Reply
 from playeval.core.events import ReplyReceived, SeatAssignment
 from playeval.core.match import MatchSpec, Outcome
 from playeval.store import LogMoved, Store
-from playeval.web.tail import StepTail
+from playeval.web.tail import MoveTail, StepTail
 
 SPEC = MatchSpec(game="akinator", level=1, seed=1, setup={"secret": "a cat"}, variants={"guesser": 0, "answerer": 0})
 SEATS = [SeatAssignment(seat="guesser", player_kind="llm", model="mock/player", prompt_variant=0, evaluated=True),
@@ -75,3 +76,25 @@ async def test_a_moved_log_refuses_the_whole_tail(tmp_path: Path) -> None:
         with pytest.raises(ValueError, match="finished twice"):
             tail.finish_match(match_id, Outcome(status="aborted", reason="t", rounds=0))
             tail.finish_match(match_id, Outcome(status="aborted", reason="t", rounds=0))
+
+
+def test_a_person_s_move_is_written_whole_or_not_at_all(tmp_path: Path) -> None:
+    with Store.open(f"sqlite:///{tmp_path / 'move.db'}") as store:
+        match_id = _match(store)
+        start = store.last_seq(match_id)
+        move = MoveTail(store, start)
+        assert move.append_event(match_id, ReplyReceived(seat="answerer", text="Yes")) == start + 1
+        move.finish_match(match_id, Outcome(status="aborted", reason="t", rounds=0))
+        assert store.last_seq(match_id) == start and store.get_match(match_id).status == "running"
+        move.write(match_id)  # the reply and the match's end, in one transaction
+        assert move.seq == store.last_seq(match_id) == start + 2 and store.get_match(match_id).status == "finished"
+
+        other = _match(store)
+        start = store.last_seq(other)
+        late = MoveTail(store, start)
+        late.append_event(other, ReplyReceived(seat="answerer", text="No"))
+        late.finish_match(other, Outcome(status="aborted", reason="t", rounds=0))
+        store.append_event(other, ReplyReceived(seat="answerer", text="Yes"), after_seq=start)  # came first
+        with pytest.raises(LogMoved):
+            late.write(other)
+        assert store.last_seq(other) == start + 1 and store.get_match(other).status == "running"

@@ -116,8 +116,8 @@ class BufferedRecorder:
     from there (seeded players replay them exactly). A new match is stored with its first commit, together with
     the first part of its log (so a game of instant players is one transaction): a crash before that leaves no
     row, and ``--resume`` plays the match from its start. A run's one match per index holds however the run
-    ends (``UNIQUE(run_id, match_index)``). The web path does not use this class: it keeps writing each reply at
-    once with conditional appends.
+    ends (``UNIQUE(run_id, match_index)``). The web path does not use this class: it writes each move at once,
+    whole, with a conditional append (``web.tail``).
     """
 
     def __init__(self, store: Store, *, max_events: int = DEFAULT_MAX_EVENTS, max_age_s: float = DEFAULT_MAX_AGE_S,

@@ -39,7 +39,7 @@ from playeval.web.runner import ModelRunner
 from playeval.web.settings import ArenaSettings
 from playeval.web.starting import TableMaker
 from playeval.web.table import Loaded, Table
-from playeval.web.tail import TailRecorder
+from playeval.web.tail import MoveTail
 from playeval.web.views import CheckView, InviteView, MatchSummary, MatchView, Mode, ReplayView, SurveyView
 
 log = logging.getLogger("playeval.web")
@@ -189,16 +189,16 @@ class Arena:
                 check_not_repeated(table, ask, body.text)
             attempt = attempt_of(table, ask, body.text)
             loaded = table.loaded
-            recorder = TailRecorder(self.store, loaded.seq)
+            recorder = MoveTail(self.store, loaded.seq)
             try:
                 submit(table.game, loaded.match.spec, loaded.events, ask.party, body.text, recorder, match_id)
+                recorder.write(match_id)  # the whole move (and the match's end) or nothing of it
             except (MatchOver, MatchClosed):
                 raise Conflict("the match is over") from None
             except NotYourTurn:
                 raise Conflict("it is not your turn") from None
             except LogMoved:
-                if recorder.writes == 0:
-                    continue  # another move came first; nothing of this one was recorded: judge it again
+                continue  # another move came first; nothing of this one was recorded: judge it again
             break
         else:
             raise Conflict("the match is busy; try again in a moment")

@@ -1,9 +1,9 @@
 """People's moves: which open ask a reply answers, whether it is still the one awaited, and the dry run.
 
-A person's move never waits for a model: it is judged against a fresh read of the log and appended only if the
-log still ends where that read ended (``Store.append_move(..., after_seq=)``). When another writer got there
-first (a model's move, another person's vote, a take-over) the move is read, checked and judged again from the
-new log; nothing of it was recorded. The dry run (:func:`check_reply`) judges a reply the same way and records
+A person's move never waits for a model: it is judged against a fresh read of the log and appended, whole and
+in one transaction (``web.tail.MoveTail``), only if the log still ends where that read ended. When another writer
+got there first (a model's move, another person's vote, a take-over) the move is read, checked and judged again
+from the new log; nothing of it was recorded. The dry run (:func:`check_reply`) judges a reply the same way and records
 nothing, so a page can tell a person why a reply would be refused before they send it. It tells the person
 nothing a refused move would not: the same rules, on the same ask.
 """
