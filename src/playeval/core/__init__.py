@@ -56,6 +56,7 @@ from playeval.core.match import Action, MatchSpec, Outcome, SeatResult
 from playeval.core.messages import Message
 from playeval.core.panel import FormAction, FormField, MoveForm, Panel, PanelCounter, PanelList
 from playeval.core.registry import GameRegistry, default_registry
+from playeval.core.scripted import AskOrigin, MatchContext
 
 __all__ = [
     "SCHEMA_VERSION",
@@ -63,6 +64,7 @@ __all__ = [
     "ActionApplied",
     "Ask",
     "AskIssued",
+    "AskOrigin",
     "Attempt",
     "CallRecord",
     "ConfigError",
@@ -78,6 +80,7 @@ __all__ = [
     "JudgeCase",
     "JudgedGame",
     "LevelInfo",
+    "MatchContext",
     "MatchEnded",
     "MatchSpec",
     "MatchStarted",

@@ -111,7 +111,9 @@ class Game(Protocol, Generic[StateT]):
         ...
 
     def scripted_player(self, party: str, spec: MatchSpec) -> Any:
-        """An instant, deterministic player for a seat or role (tests, benchmarks, ``--opponent scripted``)."""
+        """An instant, deterministic player for a seat or role (tests, benchmarks, ``--opponent scripted``,
+        ``mock/player`` in a game it was not written for). Its ``act(ask)`` makes the move from the ask alone and
+        keeps no state between asks (the contract is in :mod:`playeval.core.scripted`)."""
         ...
 
     def transcript(self, state: StateT) -> Sequence[tuple[str, str]]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from playeval.core.ask import Ask, Reply
 from playeval.core.messages import Message, user
 from playeval.core.rng import derive_seed
+from playeval.core.scripted import MatchContext
 from playeval.models import GenerationConfig, Model, ModelRequest, to_call_record
 
 DEFAULT_MAX_RETRIES = 2
@@ -23,8 +24,10 @@ class LLMPlayer:
     kind = "llm"
 
     def __init__(self, model: Model, *, seed: int, temperature: float = 0.0,
-                 max_retries: int = DEFAULT_MAX_RETRIES, retry_temperature: float | None = None) -> None:
+                 max_retries: int = DEFAULT_MAX_RETRIES, retry_temperature: float | None = None,
+                 match: MatchContext | None = None) -> None:
         self._model = model
+        self._match = match
         self._seed = seed
         self._temperature = temperature
         self._retry_temperature = retry_temperature
@@ -45,7 +48,8 @@ class LLMPlayer:
             max_tokens=ask.max_tokens,
             seed=derive_seed(self._seed, ask.party, len(ask.messages), ask.attempt),
         )
-        request = ModelRequest(messages=messages, config=config, constraint=ask.constraint, affinity=ask.party)
+        request = ModelRequest(messages=messages, config=config, constraint=ask.constraint, affinity=ask.party,
+                               origin=self._match.origin(ask) if self._match is not None else None)
         response = await self._model.generate(request)
         return Reply(text=response.text, calls=(to_call_record(response),))
 
