@@ -118,7 +118,12 @@ class Game(Protocol, Generic[StateT]):
 
     def transcript(self, state: StateT) -> Sequence[tuple[str, str]]:
         """(seat, text) lines of the match so far that anyone may read (nothing hidden, nothing of an open
-        parallel phase)."""
+        parallel phase).
+
+        A transcript only grows: once shown, a line never changes or moves, and new lines come at the end (a line
+        whose content is not final yet, or hidden information revealed at the end, is added when it is). The
+        engine checks this at every step when ``PLAYEVAL_CHECKS`` is set, as the test suite does
+        (``engine.transcripts``)."""
         ...
 
     def disclosures(self, spec: MatchSpec, state: Any = None) -> Sequence[Disclosure]:
