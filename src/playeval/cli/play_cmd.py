@@ -163,6 +163,9 @@ async def _play(game: Game[Any], model: str, human_seat: str, level: int, seed: 
     for item in disclosed_to(game, spec, (human_seat,), over=False):
         console.print(f"{item.label}: [bold]{item.value}[/] (the model does not see it)")
     async with ModelHub(use_cache=use_cache) as hub:
+        addresses = [seat.model for seat in seats.values()] + [role.model for role in bound]
+        for address in dict.fromkeys(address for address in addresses if address):
+            hub.check(address)  # an unknown model, a missing key or missing weights: one line, no match recorded
         others = ", ".join(f"the {name}" for name in seats if name != human_seat)
         console.print(f"[bold]{game.title}[/], level {level}: you are the {human_seat}; "
                       f"{others} {'is' if len(seats) == 2 else 'are'} played by {model}.")

@@ -18,11 +18,11 @@ from playeval.engine import (
     PlannedMatch,
     RunConfig,
     check_config,
+    check_models,
     create_run,
     interruption_lines,
     pending_matches,
     plan_matches,
-    run_addresses,
     run_config,
 )
 from playeval.engine.batch import OnMatch
@@ -170,8 +170,7 @@ async def _run(store: Store, config: RunConfig, resume: str | None, use_cache: b
     async with ModelHub(use_cache=use_cache, timeout_s=config.timeout_s) as hub:
         check_config(registry, config)  # bad levels, roles and options fail here, before anything is recorded
         plan = plan_matches(config, registry, DEFAULT_MODEL)  # one plan: setting a match up may run code
-        for address in run_addresses(plan):
-            hub.get(address)  # so do unknown providers and models, and missing keys
+        check_models(hub, config, plan)  # so do unknown models, missing keys and weights, roles' defaults included
         runner: MatchRunner = (_ray_runner(store, registry, ray_address, use_cache) if executor == "ray"
                                else BatchRunner(store, hub, registry))
         run_id = resume or create_run(store, registry, config, planned=True)
