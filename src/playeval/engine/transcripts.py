@@ -1,9 +1,9 @@
 """The transcript contract, checked as a match is played: a game's ``transcript(state)`` only grows.
 
 Every line a transcript has shown stays as it was, in its place, as the match goes on: new lines are only added
-at the end. The web arena sends a match's lines as they come, a terminal prints each line once, and a replay
-shows the transcript of each step; a game whose transcript rewrote an earlier line (moved a line, or put a later
-event before one already shown) would show different histories of one match.
+at the end. ``playeval play`` prints each line once, by its place (a line that moved is never printed, or printed
+twice); the match page appends the new lines of each view (and redraws the whole transcript when an earlier line
+changed, losing the reader's place); a game whose transcript rewrote a line would tell one match two ways.
 
 Checking costs a transcript per step, so the engine checks only when ``PLAYEVAL_CHECKS`` is set (to anything but
 ``0`` or nothing): the test suite sets it for every test, and a game author sets it while writing a game.
