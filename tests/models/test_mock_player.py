@@ -3,6 +3,7 @@ not written for it plays through the game's scripted players."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 import time
 from collections.abc import Sequence
@@ -33,7 +34,7 @@ from playeval.engine import MemoryRecorder, build_players, play_match
 from playeval.games import BUILTIN_GAMES
 from playeval.games.akinator.rules import _guess_grammar
 from playeval.games.bluffing.parsing import move_grammar
-from playeval.models import ModelError, ModelHub, ModelRequest
+from playeval.models import Model, ModelError, ModelHub, ModelRequest, ProviderResult
 from playeval.models.cache import request_key
 from playeval.models.providers.mock_player import WRITTEN_FOR, mock_player_reply, player_reply
 from playeval.players import LLMPlayer, Player
@@ -172,6 +173,39 @@ async def test_a_request_names_its_ask_for_a_mock_only() -> None:
     no_script = ModelRequest(messages=ask.messages, origin=MatchContext(game=game, spec=spec).origin(judge))
     with pytest.raises(ModelError, match="echo through its scripted players, and it has none for judge"):
         await mock_player_reply(no_script)
+
+
+class _Listening:
+    """A provider that keeps the requests it is sent (as a real backend would see them)."""
+
+    name = "listening"
+    max_concurrency = 1
+
+    def __init__(self) -> None:
+        self.requests: list[ModelRequest] = []
+
+    async def generate(self, model_name: str, request: ModelRequest) -> ProviderResult:
+        self.requests.append(request)
+        return ProviderResult(text="heron")
+
+    async def aclose(self) -> None:
+        return None
+
+
+async def test_only_a_provider_that_reads_the_origin_is_handed_it() -> None:
+    game = _Echo()
+    spec = game.new_spec(1, 0, match_rng(0))
+    ask = game.next_ask(game.initial_state(spec))
+    match = MatchContext(game=game, spec=spec)
+    listening = _Listening()
+    model = Model("listening/x", listening, "x", cache=None, limiter=asyncio.Semaphore(1))
+    await LLMPlayer(model, seed=0, match=match).act(ask)
+    assert listening.requests[0].origin is None and not model.reads_origin  # the spec holds the secrets
+    async with ModelHub(use_cache=False) as hub:
+        mock = hub.get("mock/player")
+        assert mock.reads_origin
+        reply = await LLMPlayer(mock, seed=0, match=match).act(ask)
+    assert reply.text == spec.setup["words"][0]
 
 
 def test_the_written_replies_cover_exactly_the_built_in_games() -> None:

@@ -15,9 +15,10 @@ It is a ``playeval.players.Player``, held to this contract:
   as the one made at the match's start would. ``mock/player`` relies on this: it plays a game it was not written
   for by making the game's scripted player for each request (:class:`AskOrigin`).
 
-:class:`AskOrigin` is what a model request may carry about where it comes from (the engine attaches it): the
-game, the match's spec and the ask. No real provider reads or sends it, it is not part of the response cache's
-key and it is never recorded; a mock model uses it to answer as the game's scripted player would.
+:class:`AskOrigin` is what a model request may carry about where it comes from: the game, the match's spec (secrets
+included) and the ask. A model player in a match attaches it only for a provider that declares ``reads_origin``
+(the mock, which answers as the game's scripted player would); it is not part of the response cache's key and it is
+never recorded.
 """
 
 from __future__ import annotations

@@ -30,10 +30,10 @@ class ModelRequest(BaseModel):
     backend keep one context per conversation so it can reuse the prompt
     prefix; it never changes the output.
 
-    ``origin`` is the match and ask the request answers, when a player in a match sends it
-    (``core.scripted.AskOrigin``). No real provider reads it; it is left out of every dump (the cache's key,
-    records), and only a mock model uses it (``mock/player`` plays a game it was not written for through the
-    game's scripted players).
+    ``origin`` is the match and ask the request answers (``core.scripted.AskOrigin``), which a player in a match
+    attaches only for a provider that declares ``reads_origin`` (the mock: ``mock/player`` plays a game it was not
+    written for through the game's scripted players); it holds the match's spec, secrets included, so no other
+    provider is handed it. It is left out of every dump (the cache's key, records).
     """
 
     model_config = ConfigDict(frozen=True)

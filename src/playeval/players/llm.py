@@ -19,6 +19,9 @@ class LLMPlayer:
     model shown its refused reply copies it: the Qwen 1.5B clue-giver wrote "The meerkat is ..." again on two
     of three sampled re-asks and forfeited, even at 0.8. This is for a simulated person's seat; the evaluated
     seat keeps the run's temperature and sees its rejected reply, so its invalid moves are measured as they are.
+
+    ``match``, when given, is the game and match the seat plays in: each request to a model that reads it (a mock;
+    ``Model.reads_origin``) then says which ask it answers (``ModelRequest.origin``). No other model is handed it.
     """
 
     kind = "llm"
@@ -48,8 +51,9 @@ class LLMPlayer:
             max_tokens=ask.max_tokens,
             seed=derive_seed(self._seed, ask.party, len(ask.messages), ask.attempt),
         )
+        origin = self._match.origin(ask) if self._match is not None and self._model.reads_origin else None
         request = ModelRequest(messages=messages, config=config, constraint=ask.constraint, affinity=ask.party,
-                               origin=self._match.origin(ask) if self._match is not None else None)
+                               origin=origin)
         response = await self._model.generate(request)
         return Reply(text=response.text, calls=(to_call_record(response),))
 

@@ -63,6 +63,8 @@ class MockProvider:
     """High enough that a simulated endpoint is never held back by the hub at any sensible ``--concurrency``."""
     timeout_s = 30.0
     cacheable = False
+    reads_origin = True
+    """``mock/player`` plays a game it was not written for through the request's origin (see ``mock_player``)."""
 
     def __init__(self, scripts: Mapping[str, MockScript] | None = None) -> None:
         self._scripts: dict[str, Callable[[ModelRequest], str]] = {}
