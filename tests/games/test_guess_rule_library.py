@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from playeval.guess_rule import (
+from playeval.library import (
     CodeFunctionsPicnic,
     DynamicGoingOnAPicnic,
     GuessRuleError,

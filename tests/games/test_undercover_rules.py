@@ -189,6 +189,25 @@ def test_a_tie_puts_nobody_out() -> None:
     assert state.out == () and state.round == 2 and "A tie" in state.tallies[-1]
 
 
+def test_a_forfeit_shows_where_it_happened_and_the_transcript_only_grows() -> None:
+    state = start()
+    first = state.next_speaker() or ""
+    state = game.apply(game.apply(state, say(first)), scores())
+    second = state.next_speaker() or ""
+    state = game.eliminate(state, second, "no sentence it could say")
+    shown = list(game.transcript(state))
+    state = through_statements(state)
+    lines = list(game.transcript(state))
+    assert lines[:len(shown)] == shown  # later statements come after the forfeit, which stays where it was
+    assert lines.index(("game", f"{second} is out: forfeit: no sentence it could say")) == 2  # a statement, scores
+    state = _vote_out(state, next(seat for seat in state.alive() if seat != first))
+    shown = list(game.transcript(state))
+    assert state.round == 2 and game.outcome(state) is None
+    gone = state.next_speaker() or ""
+    state = game.eliminate(state, gone, "silent")  # the first speaker of round 2, before anything was said
+    assert list(game.transcript(state)) == [*shown, ("game", f"{gone} is out: forfeit: silent")]
+
+
 def test_a_low_score_puts_the_speaker_out_with_the_reason() -> None:
     state = start()
     first = state.next_speaker() or ""

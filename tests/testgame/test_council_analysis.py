@@ -3,7 +3,7 @@ teams apart, a model in two seats of a match counted twice, forfeits as losses e
 
 The run: ``mock/player``, ``mock/garbage`` and ``mock/steady`` (a script below) rotate over Council's four
 evaluated seats, three lineups of one setup, so each model holds two seats of one match and one of the others;
-``mock/garbage`` runs out of re-asks and is put out, and the match goes on (to a red win, a draw, a blue win).
+``mock/garbage`` runs out of re-asks and is put out, and the match goes on (to a red win, a blue win, a draw).
 """
 
 from __future__ import annotations

@@ -49,6 +49,15 @@ def test_clues_go_round_the_table_and_the_judge_rules_on_each() -> None:
     assert "north" not in state.alive() and game.next_asks(state)[0].seat == "east"
 
 
+def test_a_forfeit_shows_where_it_happened_and_the_transcript_only_grows() -> None:
+    state = game.apply(game.apply(start(), clue("north")), fits())
+    state = game.eliminate(state, "east", "no usable clue")
+    shown = list(game.transcript(state))
+    state = game.apply(game.apply(state, clue("south", "another hint")), fits())
+    assert list(game.transcript(state)) == [*shown, ("south", "another hint")]
+    assert shown == [("north", "a plain hint"), ("game", "east is out: forfeit: no usable clue")]
+
+
 def test_a_clue_must_not_say_the_word() -> None:
     state = start()
     word = state.word("north")

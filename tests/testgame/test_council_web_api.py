@@ -24,7 +24,9 @@ from playeval.web import create_app
 
 SEATS = ("north", "east", "south", "west")
 CLUES = {"north": "Something you could draw on a postcard", "east": "It might turn up in a picture"}
-VOTES = {"north": "west", "east": "south"}
+VOTES = {"north": "west", "east": "north"}
+"""The people's votes: with the models' (mock/player votes as Council's scripted seats do: south for west, east and
+west in turn, west for north, south and north) every round is a tie, so the game runs its three rounds."""
 
 
 def _mentions(text: str, word: str) -> bool:
@@ -163,7 +165,7 @@ async def test_two_people_and_two_models_at_one_table(tmp_path: Path, council_in
             "red_word": (red, "The red team's word"), "blue_word": (blue, "The blue team's word")}
         tallies = [line for line in view["transcript"] if line["seat"] == "game"]
         assert [line["label"] for line in tallies] == ["Game"] * 3
-        assert tallies[0]["text"] == ("Round 1 votes: east for south, north for west, south for east, west for north;"
+        assert tallies[0]["text"] == ("Round 1 votes: east for north, north for west, south for west, west for north;"
                                       " a tie, nobody is out.")
         assert [seat["seat"] for seat in view["seats"]] == list(SEATS)
         assert [seat["model"] for seat in view["seats"]] == [None, None, MOCK, MOCK]  # named at the end
@@ -243,7 +245,7 @@ async def test_a_vote_does_not_wait_for_the_models_thinking(tmp_path: Path, coun
                 break
             await asyncio.sleep(0.02)
     assert end["status"] == "finished" and end["outcome"]["rounds"] == 1
-    assert end["transcript"][-1]["text"].startswith("Round 1 votes: east for north, north for east, south for east, "
+    assert end["transcript"][-1]["text"].startswith("Round 1 votes: east for south, north for west, south for west, "
                                                      "west for north")
     with Store.open(db) as store:
         log = store.events(match_id)

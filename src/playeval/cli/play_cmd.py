@@ -188,6 +188,9 @@ async def _play(game: Game[Any], model: str, human_seat: str, level: int, seed: 
     for item in live_disclosures(game, spec, (human_seat,)):
         console.print(f"{item.label}: [bold]{item.value}[/] (the model does not see it)")
     async with ModelHub(use_cache=use_cache) as hub:
+        addresses = [seat.model for seat in seats.values()] + [role.model for role in bound]
+        for address in dict.fromkeys(address for address in addresses if address):
+            hub.check(address)  # an unknown model, a missing key or missing weights: one line, no match recorded
         console.print(f"[bold]{game.title}[/], level {level}: {table_line(human_seat, list(seats), model, bound)}",
                       markup=True)
         match_id = store.create_match(spec=spec, seats=tuple(seats.values()), roles=bound)

@@ -14,7 +14,8 @@ import typer
 from rich.table import Table
 
 from playeval.cli.console import db_option, print_table, stderr, stdout
-from playeval.games.dynamic_picnic import RuleBank, collect_bank
+from playeval.games.dynamic_picnic import RuleBank
+from playeval.library import collect_bank
 from playeval.store import Store
 
 

@@ -23,11 +23,11 @@ from playeval.engine import (
     RunConfig,
     RunInterrupted,
     check_config,
+    check_models,
     create_run,
     first_matches,
     interruption_lines,
     pending_matches,
-    run_addresses,
     run_config,
 )
 from playeval.engine.batch import OnMatch
@@ -183,8 +183,8 @@ async def _run(store: Store, config: RunConfig, resume: str | None, use_cache: b
     async with ModelHub(use_cache=use_cache, timeout_s=config.timeout_s) as hub:
         check_config(registry, config)  # bad levels, roles and options fail here, before anything is recorded
         # the first game number uses every game, model and role of the run; setting a match up may run code
-        for address in run_addresses(first_matches(config, registry, DEFAULT_MODEL)):
-            hub.get(address)  # so do unknown providers and models, and missing keys
+        check_models(hub, config, first_matches(config, registry, DEFAULT_MODEL))  # unknown models, missing keys
+        # and weights, roles' defaults included: one line, before the run is recorded
         runner: MatchRunner = (_ray_runner(store, registry, ray_address, use_cache) if executor == "ray"
                                else BatchRunner(store, hub, registry))
         run_id = resume or create_run(store, registry, config, planned=True)

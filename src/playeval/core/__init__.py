@@ -72,6 +72,7 @@ from playeval.core.match import Action, MatchSpec, Outcome, SeatResult
 from playeval.core.messages import Message
 from playeval.core.panel import FormAction, FormField, MoveForm, Panel, PanelCounter, PanelList
 from playeval.core.registry import GameRegistry, default_registry
+from playeval.core.scripted import AskOrigin, MatchContext
 
 __all__ = [
     "SCHEMA_VERSION",
@@ -79,6 +80,7 @@ __all__ = [
     "ActionApplied",
     "Ask",
     "AskIssued",
+    "AskOrigin",
     "Attempt",
     "CallRecord",
     "ConfigError",
@@ -95,6 +97,7 @@ __all__ = [
     "JudgedGame",
     "LevelInfo",
     "LiveDisclosure",
+    "MatchContext",
     "MatchEnded",
     "MatchSpec",
     "MatchStarted",

@@ -122,14 +122,21 @@ class Game(Protocol, Generic[StateT]):
         ...
 
     def scripted_player(self, party: str, spec: MatchSpec) -> Any:
-        """An instant, deterministic player for a seat or role (tests, benchmarks, ``--opponent scripted``)."""
+        """An instant, deterministic player for a seat or role (tests, benchmarks, ``--opponent scripted``,
+        ``mock/player`` in a game it was not written for). Its ``act(ask)`` makes the move from the ask alone and
+        keeps no state between asks (the contract is in :mod:`playeval.core.scripted`)."""
         ...
 
     def transcript(self, state: StateT) -> Sequence[tuple[str, str]]:
         """(seat, text) lines of the match so far that anyone may read (nothing hidden, nothing of an open
         parallel phase). A role's free text written with hidden parts in view (a judge's reason) is declared on
         the role (``RoleInfo.held``) and rendered from the state as usual: while the match is live, views pass
-        the live state, in which that text is blank (``core.held``), so the line shows the verdict only."""
+        the live state, in which that text is blank (``core.held``), so the line shows the verdict only.
+
+        A transcript only grows: once shown, a line never changes or moves, and new lines come at the end (a line
+        whose content is not final yet, or hidden information revealed at the end, is added when it is). The
+        engine checks this at every step when ``PLAYEVAL_CHECKS`` is set, as the test suite does
+        (``engine.transcripts``)."""
         ...
 
     def disclosures(self, spec: MatchSpec, state: Any = None) -> Sequence[Disclosure]:

@@ -19,7 +19,7 @@ from playeval.engine.plan import SCRIPTED, PlannedMatch, RunConfig, first_matche
 from playeval.engine.players import build_players
 from playeval.engine.recorder import BufferedRecorder
 from playeval.engine.writer import CommitWriter
-from playeval.models import DEFAULT_MODEL, ModelHub
+from playeval.models import DEFAULT_MODEL, ModelError, ModelHub
 from playeval.players.base import Player
 from playeval.store import MatchRecord, Store
 
@@ -197,6 +197,32 @@ def pending_matches(store: Store, run_id: str, registry: GameRegistry) -> Pendin
     finished = {m.match_index for m in store.run_matches(run_id)
                 if m.status == "finished" and m.match_index is not None}
     return PendingMatches(run_config(store, run_id), registry, finished)
+
+
+def check_models(hub: ModelHub, config: RunConfig, plan: Sequence[PlannedMatch]) -> None:
+    """Every model a run's plan uses, checked ready to be called before anything is recorded (``ModelHub.check``):
+    the evaluated models, the opponent and every role's binding, a game's default included. An unknown model or a
+    missing key raises the provider's ``ModelError``; a model that cannot run here (weights not installed) one that
+    says where the run uses it."""
+    for address in run_addresses(plan):
+        hub.get(address)
+        try:
+            hub.check(address)
+        except ModelError as err:
+            raise ModelError(f"{_used_as(config, plan, address)}: {err}") from None
+
+
+def _used_as(config: RunConfig, plan: Sequence[PlannedMatch], address: str) -> str:
+    """Where a run's plan first uses ``address``: a seat, or a role's binding (the run's or the game's default)."""
+    for planned in plan:
+        seat = next((seat.seat for seat in planned.seats if seat.model == address), None)
+        if seat is not None:
+            return f"the model of {planned.game}'s {seat} seat"
+        role = next((role.role for role in planned.roles if role.model == address), None)
+        if role is not None:
+            bound = "bound by --role" if config.role_binding(planned.game, role) else "its default binding"
+            return f"the {role} role of {planned.game} ({bound})"
+    return "a model of the run"
 
 
 class BatchRunner:

@@ -16,6 +16,7 @@ from typing import Any
 from playeval.core.events import Event, MatchStarted, RoleAssignment, SeatAssignment, SeatTakenOver
 from playeval.core.game import Game
 from playeval.core.match import MatchSpec
+from playeval.core.scripted import MatchContext
 from playeval.models import Model
 from playeval.players.base import Player
 from playeval.players.llm import DEFAULT_MAX_RETRIES, LLMPlayer
@@ -27,16 +28,18 @@ ModelLookup = Callable[[str], Model]
 
 
 def model_player(model: Model, *, evaluated: bool, seed: int, temperature: float = 0.0,
-                 max_retries: int = DEFAULT_MAX_RETRIES, reask_temperature: float | None = None) -> LLMPlayer:
+                 max_retries: int = DEFAULT_MAX_RETRIES, reask_temperature: float | None = None,
+                 match: MatchContext | None = None) -> LLMPlayer:
     """A model in a seat (see the module's note on re-asks; ``reask_temperature`` is the game's, for an
-    evaluated seat)."""
+    evaluated seat; ``match``: the match, which its requests name for a mock model)."""
     return LLMPlayer(model, seed=seed, temperature=temperature, max_retries=max_retries,
-                     retry_temperature=reask_temperature if evaluated else OPPONENT_RETRY_TEMPERATURE)
+                     retry_temperature=reask_temperature if evaluated else OPPONENT_RETRY_TEMPERATURE, match=match)
 
 
-def role_player(model: Model, *, seed: int, max_retries: int = DEFAULT_MAX_RETRIES) -> LLMPlayer:
+def role_player(model: Model, *, seed: int, max_retries: int = DEFAULT_MAX_RETRIES,
+                match: MatchContext | None = None) -> LLMPlayer:
     """A model in a role: greedy, re-asks included."""
-    return LLMPlayer(model, seed=seed, temperature=0.0, max_retries=max_retries)
+    return LLMPlayer(model, seed=seed, temperature=0.0, max_retries=max_retries, match=match)
 
 
 def assignments(events: Sequence[Event]) -> tuple[tuple[SeatAssignment, ...], tuple[RoleAssignment, ...]]:
@@ -63,6 +66,7 @@ def build_players(game: Game[Any], spec: MatchSpec, seats: Sequence[SeatAssignme
     says whether a model seat is evaluated (default: as its assignment says).
     """
     players: dict[str, Player | None] = {}
+    match = MatchContext(game=game, spec=spec)
     is_evaluated = evaluated or (lambda assignment: bool(assignment.evaluated))
     for assignment in seats:
         name = assignment.seat
@@ -71,7 +75,7 @@ def build_players(game: Game[Any], spec: MatchSpec, seats: Sequence[SeatAssignme
         elif assignment.player_kind == "llm" and assignment.model:
             players[name] = model_player(lookup(assignment.model), evaluated=is_evaluated(assignment),
                                          seed=spec.seed, temperature=temperature, max_retries=max_retries,
-                                         reask_temperature=game.reask_temperature)
+                                         reask_temperature=game.reask_temperature, match=match)
         else:
             players[name] = game.scripted_player(name, spec)
     by_seat = {assignment.seat: assignment for assignment in seats}
@@ -80,11 +84,13 @@ def build_players(game: Game[Any], spec: MatchSpec, seats: Sequence[SeatAssignme
         if role.seat is not None and role.seat in people:
             players[role.role] = people[role.seat]
         elif bound is not None:  # played as its seat's occupant is now, as a role
-            players[role.role] = (role_player(lookup(bound.model), seed=spec.seed, max_retries=max_retries)
+            players[role.role] = (role_player(lookup(bound.model), seed=spec.seed, max_retries=max_retries,
+                                              match=match)
                                   if bound.player_kind == "llm" and bound.model else
                                   game.scripted_player(role.role, spec))
         elif role.player_kind == "llm" and role.model:
-            players[role.role] = role_player(lookup(role.model), seed=spec.seed, max_retries=max_retries)
+            players[role.role] = role_player(lookup(role.model), seed=spec.seed, max_retries=max_retries,
+                                             match=match)
         else:
             players[role.role] = game.scripted_player(role.role, spec)
     return players

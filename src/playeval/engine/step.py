@@ -34,6 +34,7 @@ from playeval.core.game import Game
 from playeval.core.match import Action, MatchSpec, Outcome
 from playeval.engine.master import Move, OpenMoves, ask_recorded, current_asks, judge, play_move, state_from_events
 from playeval.engine.recorder import Recorder
+from playeval.engine.transcripts import watch
 from playeval.players.base import Player
 
 __all__ = ["MatchOver", "NotYourTurn", "StepResult", "SubmitResult", "abandon", "advance", "submit", "take_over"]
@@ -114,6 +115,7 @@ async def advance(game: Game[Any], spec: MatchSpec, events: Sequence[Event], pla
         return StepResult(state=state, outcome=recorded, waiting_for=(), moves=0)
     moves = 0
     open_moves = OpenMoves(log)  # kept as the loop appends to the log
+    transcript = watch(game, state)  # with $PLAYEVAL_CHECKS: each step's transcript must begin with the last
     outcome = game.outcome(state)
     while outcome is None:
         asks = current_asks(game, state, log, open_moves, spec=spec)
@@ -139,6 +141,8 @@ async def advance(game: Game[Any], spec: MatchSpec, events: Sequence[Event], pla
         # One open ask (most turns) is awaited directly: a task per move would cost more than a scripted move.
         played = [await next(plays)] if len(runnable) == 1 else await asyncio.gather(*plays)
         state, outcome = _record(game, state, played, recorder, match_id, log)
+        if transcript is not None:
+            transcript.check(state)
         moves += len(played)
         if outcome is None:
             outcome = game.outcome(state)
@@ -212,6 +216,9 @@ def submit(game: Game[Any], spec: MatchSpec, events: Sequence[Event], party: str
     if ask is None:
         raise NotYourTurn(party, [open_ask.party for open_ask in asks])
     new_state, attempt = judge(game, state, ask, text, ask_recorded=ask_recorded(events, ask))
+    transcript = watch(game, state)
+    if transcript is not None and attempt.error is None:
+        transcript.check(new_state)  # before anything is recorded
     recorder.append_move(match_id, [attempt])
     if attempt.error is not None:
         retry: Ask = ask.retry(text, attempt.error.reason)

@@ -1,6 +1,12 @@
-"""GuessTheRuleBench in playeval: the flow its games share (``GuessRuleGame``), on playeval's core, and the
-paper's library interface (``StaticGoingOnAPicnic``, ``DynamicGoingOnAPicnic``, ``CodeFunctionsPicnic``,
-``MathGuessTheRuleGame``)."""
+"""GuessTheRuleBench in playeval: the flow its games share (``GuessRuleGame``), on playeval's core.
+
+The paper's library interface (``StaticGoingOnAPicnic``, ``DynamicGoingOnAPicnic``, ``CodeFunctionsPicnic``,
+``MathGuessTheRuleGame``, ``GuessRuleError``) drives the engine and the store, so it lives above them, in
+``playeval.library``; it is still importable from here, where it was first published, but only loaded when one of
+its names is asked for (so importing a game never imports the engine or the store).
+"""
+
+from typing import Any
 
 from playeval.guess_rule.base import (
     JUDGE,
@@ -15,13 +21,9 @@ from playeval.guess_rule.base import (
     numbered_answers,
     numbered_grammar,
 )
-from playeval.guess_rule.library import (
-    CodeFunctionsPicnic,
-    DynamicGoingOnAPicnic,
-    GuessRuleError,
-    MathGuessTheRuleGame,
-    StaticGoingOnAPicnic,
-)
+
+_LIBRARY = frozenset({"CodeFunctionsPicnic", "DynamicGoingOnAPicnic", "GuessRuleError", "MathGuessTheRuleGame",
+                      "StaticGoingOnAPicnic"})
 
 __all__ = [
     "JUDGE",
@@ -41,3 +43,12 @@ __all__ = [
     "numbered_answers",
     "numbered_grammar",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """The library interface's names, from ``playeval.library`` on first use (see the module's note)."""
+    if name in _LIBRARY:
+        import playeval.library
+
+        return getattr(playeval.library, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -122,6 +122,12 @@ class Model:
     def usage(self) -> Usage:
         return self._usage
 
+    @property
+    def reads_origin(self) -> bool:
+        """Whether its provider answers from where a request comes from (``ModelRequest.origin``, which holds the
+        match's spec, secrets included): only a mock model does, and a player attaches the origin only then."""
+        return bool(getattr(self._provider, "reads_origin", False))
+
     def cache_key(self, request: ModelRequest) -> str:
         return request_key(self._address, request)
 

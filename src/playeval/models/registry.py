@@ -47,6 +47,14 @@ class ChecksModelNames(Protocol):
     def check_model(self, model_name: str) -> None: ...
 
 
+@runtime_checkable
+class ChecksReadiness(Protocol):
+    """A provider that can tell at once whether a model can be called (its weights and runtime installed), raising
+    a one-line ``ModelError`` if not."""
+
+    def check_ready(self, model_name: str) -> None: ...
+
+
 def split_address(address: str) -> tuple[str, str]:
     """``provider/name`` split at the first ``/`` (so ``local//abs/path.gguf`` keeps its path)."""
     provider, sep, name = address.partition("/")
@@ -131,6 +139,17 @@ class ModelHub:
             backoff_cap_s=self._backoff_cap_s,
         )
         self._models[address] = model
+        return model
+
+    def check(self, address: str) -> Model:
+        """The model at ``address``, checked ready to be called before anything is recorded: a known provider and
+        name, its API key (see :meth:`get`), and for a model run here its weights and runtime installed (nothing
+        is loaded). Raises the provider's one-line ``ModelError``."""
+        model = self.get(address)
+        provider_name, model_name = split_address(address)
+        provider = self.provider(provider_name)
+        if isinstance(provider, ChecksReadiness):
+            provider.check_ready(model_name)
         return model
 
     def timeout_for(self, provider_name: str) -> float:

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, InstanceOf
 
 from playeval.core.ask import OutputConstraint
 from playeval.core.messages import Message
+from playeval.core.scripted import AskOrigin
 
 
 class GenerationConfig(BaseModel):
@@ -23,11 +24,16 @@ class GenerationConfig(BaseModel):
 
 
 class ModelRequest(BaseModel):
-    """One generation request. Everything in it is part of the cache key except ``affinity``.
+    """One generation request. Everything in it is part of the cache key except ``affinity`` and ``origin``.
 
     ``affinity`` is a hint (for example the seat name) that lets an in-process
     backend keep one context per conversation so it can reuse the prompt
     prefix; it never changes the output.
+
+    ``origin`` is the match and ask the request answers (``core.scripted.AskOrigin``), which a player in a match
+    attaches only for a provider that declares ``reads_origin`` (the mock: ``mock/player`` plays a game it was not
+    written for through the game's scripted players); it holds the match's spec, secrets included, so no other
+    provider is handed it. It is left out of every dump (the cache's key, records).
     """
 
     model_config = ConfigDict(frozen=True)
@@ -36,6 +42,7 @@ class ModelRequest(BaseModel):
     config: GenerationConfig = Field(default_factory=GenerationConfig)
     constraint: OutputConstraint | None = None
     affinity: str | None = None
+    origin: InstanceOf[AskOrigin] | None = Field(default=None, exclude=True, repr=False)
 
 
 class ProviderResult(BaseModel):

@@ -199,14 +199,29 @@ def resolve_weights(source: WeightsSource, model_dir: Path) -> Path:
 
     Once split weights are joined and verified, their packages are no longer needed.
     """
-    if isinstance(source, SplitWeights):
-        joined = model_dir / source.filename
-        if joined.is_file() and _verified(joined, source.sha256.lower()):
-            return joined
+    joined = _joined(source, model_dir)
+    if joined is not None:
+        return joined
     files = locate_weights(source)
     if isinstance(source, PackagedWeights):
         return files[0]
     return assemble_parts(files, model_dir / source.filename, source.sha256)
+
+
+def check_weights(source: WeightsSource, model_dir: Path) -> None:
+    """Raise ``MissingWeights`` (naming the pip command) unless :func:`resolve_weights` would find the weights: split
+    weights joined and verified in ``model_dir``, or every package installed. Cheap: nothing is read or joined."""
+    if _joined(source, model_dir) is None:
+        locate_weights(source)
+
+
+def _joined(source: WeightsSource, model_dir: Path) -> Path | None:
+    """Split weights already joined into ``model_dir`` and verified, if they are."""
+    if isinstance(source, SplitWeights):
+        joined = model_dir / source.filename
+        if joined.is_file() and _verified(joined, source.sha256.lower()):
+            return joined
+    return None
 
 
 def download_from_hub(spec: str) -> Path:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from playeval.core.ask import Ask, Reply
 from playeval.core.messages import Message, user
 from playeval.core.rng import derive_seed
+from playeval.core.scripted import MatchContext
 from playeval.models import GenerationConfig, Model, ModelRequest, to_call_record
 
 DEFAULT_MAX_RETRIES = 2
@@ -18,13 +19,18 @@ class LLMPlayer:
     model shown its refused reply copies it: the Qwen 1.5B clue-giver wrote "The meerkat is ..." again on two
     of three sampled re-asks and forfeited, even at 0.8. This is for a simulated person's seat; the evaluated
     seat keeps the run's temperature and sees its rejected reply, so its invalid moves are measured as they are.
+
+    ``match``, when given, is the game and match the seat plays in: each request to a model that reads it (a mock;
+    ``Model.reads_origin``) then says which ask it answers (``ModelRequest.origin``). No other model is handed it.
     """
 
     kind = "llm"
 
     def __init__(self, model: Model, *, seed: int, temperature: float = 0.0,
-                 max_retries: int = DEFAULT_MAX_RETRIES, retry_temperature: float | None = None) -> None:
+                 max_retries: int = DEFAULT_MAX_RETRIES, retry_temperature: float | None = None,
+                 match: MatchContext | None = None) -> None:
         self._model = model
+        self._match = match
         self._seed = seed
         self._temperature = temperature
         self._retry_temperature = retry_temperature
@@ -45,7 +51,9 @@ class LLMPlayer:
             max_tokens=ask.max_tokens,
             seed=derive_seed(self._seed, ask.party, len(ask.messages), ask.attempt),
         )
-        request = ModelRequest(messages=messages, config=config, constraint=ask.constraint, affinity=ask.party)
+        origin = self._match.origin(ask) if self._match is not None and self._model.reads_origin else None
+        request = ModelRequest(messages=messages, config=config, constraint=ask.constraint, affinity=ask.party,
+                               origin=origin)
         response = await self._model.generate(request)
         return Reply(text=response.text, calls=(to_call_record(response),))
 

@@ -64,6 +64,8 @@ class Out:
     seat: str
     round: int
     reason: str
+    after: int = 0
+    """How many clues had been given when the seat went out (where a forfeit shows in the transcript)."""
 
 
 @dataclass(frozen=True)
@@ -238,7 +240,8 @@ class Council(GameBase):
         raise RuleViolation(f"{seat} cannot {action.kind}.")
 
     def eliminate(self, state: CouncilState, seat: str, reason: str) -> CouncilState:
-        return self._after(replace(state, out=(*state.out, Out(seat, state.round, f"forfeit: {reason}"))))
+        out = Out(seat, state.round, f"forfeit: {reason}", after=len(state.clues))
+        return self._after(replace(state, out=(*state.out, out)))
 
     def _after(self, state: CouncilState) -> CouncilState:
         """Close the vote once every seat still in has voted (the tally does not depend on the order)."""
@@ -287,18 +290,27 @@ class Council(GameBase):
         return min(max(begun, state.round - 1), state.rounds)
 
     def transcript(self, state: CouncilState) -> Sequence[tuple[str, str]]:
+        """The public lines in the order things happened (a transcript only grows): a forfeit shows where it
+        happened, after the clues given before it in its round."""
         lines: list[tuple[str, str]] = []
         tallies = iter(state.tallies)
+        forfeits = [item for item in state.out if item.reason.startswith("forfeit")]
+
+        def forfeited(round_: int, after: int) -> None:
+            lines.extend(("game", f"{item.seat} is out: {item.reason}") for item in forfeits
+                         if item.round == round_ and item.after == after)
+
+        given = 0
         for round_ in range(1, state.round + 1):
+            forfeited(round_, given)
             for clue in (c for c in state.clues if c.round == round_):
+                given += 1
                 lines.append((clue.seat, clue.text))
                 if clue.verdict == OFF:
                     lines.append(("game", f"the judge found {clue.seat}'s clue off-topic; {clue.seat} is out"))
+                forfeited(round_, given)
             if round_ < state.round:
                 lines.append(("game", next(tallies, "")))
-        for item in state.out:
-            if item.reason.startswith("forfeit"):
-                lines.append(("game", f"{item.seat} is out: {item.reason}"))
         return lines
 
     def scripted_player(self, party: str, spec: MatchSpec) -> Any:

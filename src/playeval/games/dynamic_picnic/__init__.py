@@ -1,10 +1,9 @@
 """GuessTheRuleBench's Dynamic Picnic: a game-master model invents a rule of a drawn taxonomy type and items on both
 sides of it, a validator checks the rule's level and every item, and the player names the rule. Rules played are
-collected into a de-duplicated bank (``collect_bank``, ``playeval rule-bank``) and can be played again with the same
-items (``--option rules=bank --option bank=FILE``)."""
+collected from a store into a de-duplicated bank (``playeval.library.collect_bank``, ``playeval rule-bank``) and can
+be played again with the same items (``--option rules=bank --option bank=FILE``)."""
 
 from playeval.games.dynamic_picnic.bank import BankRule, RuleBank, add_rules, rule_id
-from playeval.games.dynamic_picnic.collect import banked_rule, collect_bank
 from playeval.games.dynamic_picnic.game import DynamicPicnic
 from playeval.games.dynamic_picnic.master import GAME_MASTER, VALIDATOR
 from playeval.games.dynamic_picnic.state import (
@@ -34,8 +33,6 @@ __all__ = [
     "RuleBank",
     "RuleKind",
     "add_rules",
-    "banked_rule",
-    "collect_bank",
     "rule_id",
     "rule_kind",
     "statement_key",

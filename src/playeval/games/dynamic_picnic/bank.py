@@ -1,7 +1,7 @@
 """The rule bank: Dynamic Picnic rules collected from stored matches, de-duplicated, to be played again.
 
 A generated match's log holds everything the game master wrote and the validator decided.
-``collect.collect_bank`` folds every ``dynamic_picnic`` match of a store whose rule was accepted and whose
+``playeval.library.collect_bank`` folds every ``dynamic_picnic`` match of a store whose rule was accepted and whose
 held-out items were complete, and keeps one entry per rule (rules are the same when their statements are, after
 ``state.statement_key``): its validated items of both sides, its held-out items, the items the validator dropped,
 its level and type, the models that wrote and checked it, and every match it came from. Items of a rule seen in

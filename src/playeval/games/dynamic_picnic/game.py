@@ -43,7 +43,7 @@ from playeval.games.dynamic_picnic.scripted import (
 )
 from playeval.games.dynamic_picnic.state import DynamicState
 from playeval.games.dynamic_picnic.taxonomy import TAXONOMY, rule_kind
-from playeval.guess_rule import JUDGE, PLAYER, GuessRuleGame, ListedRound, ListedRuleGame
+from playeval.guess_rule import JUDGE, PLAYER, GuessRuleGame, ListedRound, ListedRuleGame, More
 
 MAX_UNITS = 30
 """Example units a generated rule may show in a match."""
@@ -211,10 +211,20 @@ class DynamicPicnic(ListedRuleGame):
         return super().panel(state, viewer) if self._ready(state) else Panel()
 
     def transcript(self, state: DynamicState) -> Sequence[tuple[str, str]]:  # type: ignore[override]
+        """The player's part once turn 1's examples exist, each request's examples once they all do (a transcript
+        only grows: a line is not shown while the game master is still making its items), and at the end the game
+        master's and the validator's work, which shows the rule."""
         lines = list(super().transcript(state)) if self._ready(state) else []
         if self.outcome(state) is None:
-            return lines  # the game master's work shows the rule: it is revealed at the end only
-        return [*self._master_lines(state), *lines]
+            return lines[:-1] if self._more_due(state) else lines
+        return [*lines, *self._master_lines(state)]
+
+    @staticmethod
+    def _more_due(state: DynamicState) -> bool:
+        """Whether the player's last request for more examples still waits for items (its line would change)."""
+        asked_more = bool(state.history) and isinstance(state.history[-1], More)
+        short = min(len(state.round.positives), len(state.round.negatives)) < state.shown
+        return asked_more and short and not state.ran_out
 
     @staticmethod
     def _master_lines(state: DynamicState) -> list[tuple[str, str]]:

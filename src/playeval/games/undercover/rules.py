@@ -425,7 +425,8 @@ class Undercover(GameBase):
         return Action(seat=ask.seat, kind="abstain", text="abstains", data={"reason": reason})
 
     def eliminate(self, state: UndercoverState, seat: str, reason: str) -> UndercoverState:
-        state = replace(state, out=(*state.out, Out(seat, state.round, "forfeit", f"forfeit: {reason}")))
+        state = replace(state, out=(*state.out, Out(seat, state.round, "forfeit", f"forfeit: {reason}",
+                                                    after=len(state.statements))))
         return self._close_vote(state)
 
     def _after_judged(self, state: UndercoverState, item: Statement) -> UndercoverState:
@@ -495,10 +496,21 @@ class Undercover(GameBase):
         return min(max(begun, state.round - 1), state.max_rounds)
 
     def transcript(self, state: UndercoverState) -> Sequence[tuple[str, str]]:
+        """The public lines in the order things happened (a transcript only grows): a forfeit shows where it
+        happened, after the statements made before it in its round."""
         lines: list[tuple[str, str]] = []
         tallies = iter(state.tallies)
+        forfeits = [gone for gone in state.out if gone.by == "forfeit"]
+
+        def forfeited(round_: int, after: int) -> None:
+            lines.extend(("game", f"{gone.seat} is out: {gone.reason}") for gone in forfeits
+                         if gone.round == round_ and gone.after == after)
+
+        made = 0
         for round_ in range(1, state.round + 1):
+            forfeited(round_, made)
             for item in (s for s in state.statements if s.round == round_):
+                made += 1
                 lines.append((item.seat, item.text))
                 mean = item.mean()
                 if mean is not None and item.done(state.judges):
@@ -508,11 +520,9 @@ class Undercover(GameBase):
                 for gone in state.out:
                     if gone.seat == item.seat and gone.round == round_ and gone.by == "judge":
                         lines.append(("game", f"{item.seat} is out: {gone.reason}"))
+                forfeited(round_, made)
             if round_ < state.round:
                 lines.append(("game", next(tallies, "")))
-        for gone in state.out:
-            if gone.by == "forfeit":
-                lines.append(("game", f"{gone.seat} is out: {gone.reason}"))
         return lines
 
     # -- the judge's calibration set (``undercover.calibration``: ``playeval analyze judge``) -------------------

@@ -88,6 +88,8 @@ class Out:
     round: int
     by: OutBy
     reason: str
+    after: int = 0
+    """How many statements had been made when the seat went out (where a forfeit shows in the transcript)."""
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ only form that uses the network, and only when asked for).
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 import os
 import threading
 from dataclasses import dataclass
@@ -17,12 +18,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from playeval.models.catalog import LOCAL_MODELS
-from playeval.models.errors import ModelError, UnknownModel
+from playeval.models.errors import MissingWeights, ModelError, UnknownModel
 from playeval.models.grammar import constraint_grammar
 from playeval.models.providers.llama_contexts import LlamaContexts
 from playeval.models.transcript import TURN_MARKERS, render_transcript
 from playeval.models.types import ModelRequest, ProviderResult
-from playeval.models.weights import default_model_dir, download_from_hub, resolve_weights
+from playeval.models.weights import check_weights, default_model_dir, download_from_hub, resolve_weights
 
 if TYPE_CHECKING:
     from llama_cpp import Llama
@@ -93,6 +94,23 @@ class LocalProvider:
         raise UnknownModel(
             f"unknown local model local/{model_name}; known: {known}, local/PATH.gguf, local/hf:OWNER/REPO/FILE.gguf"
         )
+
+    def check_ready(self, model_name: str) -> None:
+        """Raise ``ModelError`` (``MissingWeights`` with the pip command) unless ``local/<model_name>`` can be
+        loaded: a known name or an existing file, its weights installed, llama-cpp-python installed. Nothing is
+        loaded or joined (a run checks every model this way before it is created)."""
+        self.check_model(model_name)
+        spec = LOCAL_MODELS.get(model_name)
+        if spec is not None:
+            try:
+                check_weights(spec.weights, self._model_dir)
+            except MissingWeights as err:
+                raise MissingWeights(f"local/{model_name}: {err}") from None
+        elif model_name.startswith("hf:") and importlib.util.find_spec("huggingface_hub") is None:
+            raise MissingWeights(f"local/{model_name}: downloading from the Hugging Face hub needs: "
+                                 "pip install huggingface_hub")
+        if importlib.util.find_spec("llama_cpp") is None:
+            raise ModelError(f"local/{model_name}: local models need llama-cpp-python: pip install llama-cpp-python")
 
     async def generate(self, model_name: str, request: ModelRequest) -> ProviderResult:
         self.check_model(model_name)

@@ -1,7 +1,8 @@
 """Mock models for tests: ``mock/echo``, ``mock/garbage``, ``mock/slow``, ``mock/yes``, ``mock/player``, scripted ones,
 and simulated endpoints ``mock/sim?latency=0.1&errors=0.2...`` (``mock/player`` with latency and faults; see ``sim``).
 
-``mock/player`` plays every seat of the built-in games deterministically (``mock_player``); it waits
+``mock/player`` plays every seat and role of every game deterministically (``mock_player``: a game it was not
+written for, such as a plugin, through the game's own scripted players); it waits
 ``PLAYEVAL_MOCK_DELAY`` seconds per reply when that is set (default: no wait), like ``mock/slow`` does.
 
 A mock returns exactly what it is scripted to, ignoring output constraints,
@@ -18,7 +19,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TypeAlias
 
 from playeval.models.errors import ModelError, UnknownModel
-from playeval.models.providers.mock_player import player_reply
+from playeval.models.providers.mock_player import mock_player_reply
 from playeval.models.providers.sim import SimEndpoint, is_sim, parse_sim
 from playeval.models.types import ModelRequest, ProviderResult
 
@@ -62,6 +63,8 @@ class MockProvider:
     """High enough that a simulated endpoint is never held back by the hub at any sensible ``--concurrency``."""
     timeout_s = 30.0
     cacheable = False
+    reads_origin = True
+    """``mock/player`` plays a game it was not written for through the request's origin (see ``mock_player``)."""
 
     def __init__(self, scripts: Mapping[str, MockScript] | None = None) -> None:
         self._scripts: dict[str, Callable[[ModelRequest], str]] = {}
@@ -107,7 +110,7 @@ class MockProvider:
             delay = _mock_delay(default=0.0)
             if delay:
                 await asyncio.sleep(delay)
-            return player_reply(request)
+            return await mock_player_reply(request)
         return _last_user_message(request)
 
     def _sim(self, model_name: str) -> SimEndpoint:

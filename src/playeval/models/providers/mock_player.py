@@ -1,5 +1,11 @@
-"""``mock/player``: a deterministic mock that can hold every seat of Akinator, Taboo, Bluffing and the player's seat
-of the guess-the-rule games.
+"""``mock/player``: a deterministic mock that can hold every seat and role of every game.
+
+A request sent by a player in a match names the match and the ask it answers (``ModelRequest.origin``). For a game
+the replies below were not written for (a plugin; see ``WRITTEN_FOR``), ``mock/player`` replies as the game's own
+scripted player for that seat or role would (``Game.scripted_player``, made afresh for each ask: the
+contract in ``core.scripted``), so it plays any game as well as its scripted players do. For the built-in games,
+and for requests that name no match (the retrospective analysis, the QA benchmark), it replies as follows, as it
+always has (seeded runs of the built-in games keep their logs).
 
 It tells the seats apart by what the ask constrains (the allowed answers, or the grammar's protocol
 phrases) and counts turns from the conversation, so the same conversation always gets the same reply:
@@ -23,7 +29,16 @@ from __future__ import annotations
 
 import re
 
+from playeval.core.errors import PlayevalError
+from playeval.models.errors import ModelError
 from playeval.models.types import ModelRequest
+
+WRITTEN_FOR: frozenset[str] = frozenset({"akinator", "taboo", "bluffing", "static_picnic", "dynamic_picnic",
+                                         "functions_picnic", "math", "undercover"})
+"""The games whose seats and roles the replies of this module were written for. They make a mock match read like a
+model's play (questions, clues, guesses from a list); the built-in games' scripted players are baselines that play
+otherwise (Akinator's answerer knows the secret), and the tests and seeded runs of these games rely on these replies.
+Every other game is played through its scripted players."""
 
 GUESSES: tuple[str, ...] = ("cat", "dog", "chair", "lamp", "apple")
 QUESTIONS: tuple[str, ...] = (
@@ -150,8 +165,23 @@ def _rule_writer(request: ModelRequest, grammar: str) -> str:
     return next(rule for marker, rule in SEQUENCE_RULES.items() if marker in asked)
 
 
+async def mock_player_reply(request: ModelRequest) -> str:
+    """The reply of ``mock/player`` to ``request``: its game's scripted player's move, for a match of a game not in
+    ``WRITTEN_FOR``, and otherwise :func:`player_reply`. The same request always gets the same reply."""
+    origin = request.origin
+    if origin is None or origin.game_id in WRITTEN_FOR:
+        return player_reply(request)
+    try:
+        reply = await origin.scripted_reply()
+    except PlayevalError as err:
+        raise ModelError(f"mock/player plays {origin.game_id} through its scripted players, and it has none for "
+                         f"{origin.ask.party}: {err}") from err
+    return reply.text
+
+
 def player_reply(request: ModelRequest) -> str:
-    """The reply of ``mock/player`` to ``request``; the same request always gets the same reply."""
+    """The reply of ``mock/player`` to ``request`` in a built-in game (``WRITTEN_FOR``) or outside a match, read off
+    the request alone; the same request always gets the same reply."""
     constraint = request.constraint
     if constraint is not None and constraint.choices:
         return _answer(request, constraint.choices)

@@ -44,7 +44,7 @@ from urllib.parse import parse_qsl
 
 from playeval.core.rng import derive_seed
 from playeval.models.errors import TransientModelError, UnknownModel
-from playeval.models.providers.mock_player import player_reply
+from playeval.models.providers.mock_player import mock_player_reply
 from playeval.models.types import ModelRequest
 
 SIM_NAME = "sim"
@@ -138,12 +138,12 @@ class SimEndpoint:
             self._failing.pop(key, None)
             if delay > 0:
                 await asyncio.sleep(delay)
-            return SIM_GARBAGE if fault == "garbage" else player_reply(request)
+            return SIM_GARBAGE if fault == "garbage" else await mock_player_reply(request)
         self._failing[key] = failures + 1
         if fault == "timeouts":
             await asyncio.sleep(s.hang)  # the wrapper's timeout cancels this first
             self._failing.pop(key, None)
-            return player_reply(request)
+            return await mock_player_reply(request)
         if delay > 0:
             await asyncio.sleep(delay)
         if fault == "rate_limit":
