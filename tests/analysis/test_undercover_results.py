@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 from playeval.analysis.cells import Mean, Rate
 from playeval.analysis.intervals import t_interval, t_quantile_95
 from playeval.analysis.sides import ALL, CategoryRow, SideResults, SideRow, side_results, stored_matches
+from playeval.analysis.undercover_judging import JudgeRow, is_judge_role, judge_rows
 from playeval.cli.main import app
 from playeval.core import Action, ActionApplied, Event, ReplyReceived, ReplyRejected, RoleAssignment, SeatAssignment
 from playeval.core.events import SeatEliminated
@@ -20,7 +21,6 @@ from playeval.core.info import panel_member
 from playeval.core.match import MatchSpec
 from playeval.core.registry import default_registry
 from playeval.games.undercover import CIVILIAN, JUDGE, UNDERCOVER, Undercover, UndercoverState
-from playeval.games.undercover.judging import JudgeRow, is_judge_role, judge_rows
 from playeval.games.undercover.state import SCALES
 from playeval.report import build_report, write_report
 from playeval.report.tables import team_sections

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import click
 import pytest
 import typer
 from bad_stores import DAMAGES, damaged_copy, played_store, run_main
@@ -98,8 +99,11 @@ def _arguments(name: str, stores: Stores, out: Path) -> list[str]:
 
 
 def _commands(group: Any, prefix: str = "") -> Iterator[tuple[str, Any]]:
-    """(name, command) of every leaf command under a typer group (a group is what has ``commands``)."""
-    for name, command in sorted(group.commands.items()):
+    """(name, command) of every leaf command under a typer group (a group is what has ``commands``; its
+    ``list_commands`` and ``get_command`` also give the commands it makes when asked, such as ``analyze GAME``)."""
+    context = click.Context(group)
+    for name in sorted(group.list_commands(context)):
+        command = group.get_command(context, name)
         if hasattr(command, "commands"):
             yield from _commands(command, f"{prefix}{name} ")
         else:

@@ -17,10 +17,10 @@ from playeval.analysis.intervals import wilson_interval
 from playeval.analysis.ratings import OrderCheck, RatedModel
 from playeval.analysis.rule_games import RuleGameRow
 from playeval.analysis.sides import CategoryRow, SideResults, SideRow
+from playeval.analysis.undercover_judging import JudgeRow, judge_report_tables
 from playeval.core.info import MetricSpec
 from playeval.core.registry import default_registry
 from playeval.games.undercover import Undercover
-from playeval.games.undercover.judging import JudgeRow, judge_report_tables
 from playeval.report.data import (
     RecallCurve,
     RecallPoint,

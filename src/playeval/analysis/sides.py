@@ -24,14 +24,15 @@ model seat on each of the two teams is skipped, since the rating compares them.
 
 from __future__ import annotations
 
+import importlib
 import statistics
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
 
 from playeval.analysis.cells import GameTables, Mean, Rate
 from playeval.analysis.ratings import SeatResult, TeamRule
-from playeval.core import Event, RoleAssignment, SeatAssignment
+from playeval.core import ConfigError, Event, RoleAssignment, SeatAssignment
 from playeval.core.game import Game, TeamGame
 from playeval.core.info import TeamAnalysis
 from playeval.core.match import MatchSpec, Outcome
@@ -56,13 +57,6 @@ class StoredMatch:
     roles: tuple[RoleAssignment, ...]
     outcome: Outcome
     events: tuple[Event, ...]
-
-
-@runtime_checkable
-class TablesGame(Protocol):
-    """A team game with tables of its own beside the declared ones (Undercover's judges' score distributions)."""
-
-    def team_tables(self, matches: Sequence[StoredMatch]) -> GameTables: ...
 
 
 @dataclass(frozen=True)
@@ -99,7 +93,7 @@ class SideResults:
     categories: tuple[CategoryRow, ...]
     """Per category (by name): the category's row, then its models' rows."""
     tables: GameTables
-    """The game's own tables (``TablesGame``), empty for most games."""
+    """The game's own tables (``TeamAnalysis.tables``), empty for most games."""
 
 
 @dataclass(frozen=True)
@@ -221,9 +215,21 @@ def summarize_sides(game: Game[Any], matches: Sequence[StoredMatch]) -> SideResu
             theirs = [seat for seat in held if seat.model == model]
             categories.append(CategoryRow(category=category, model=model,
                                           wins=Rate.of(sum(seat.won for seat in theirs), len(theirs))))
-    tables = game.team_tables(matches) if isinstance(game, TablesGame) else GameTables()
+    tables = _own_tables(analysis.tables)(game, matches) if analysis.tables else GameTables()
     return SideResults(game=game.id, matches=len(matches), team_wins=team_wins, rows=tuple(rows),
                        categories=tuple(categories), tables=tables)
+
+
+def _own_tables(path: str) -> Callable[[Any, Sequence[StoredMatch]], GameTables]:
+    """The function a game's ``TeamAnalysis.tables`` names (``"module:function"``), imported now."""
+    module_name, _, name = path.partition(":")
+    try:
+        function = getattr(importlib.import_module(module_name), name)
+    except (ImportError, AttributeError) as err:
+        raise ConfigError(f"the team tables {path!r} a game declares cannot be loaded: {err}") from None
+    if not callable(function):
+        raise ConfigError(f"the team tables {path!r} a game declares is not a function")
+    return function  # type: ignore[no-any-return]
 
 
 def side_results(store: Store, run_ids: Sequence[str], registry: GameRegistry, game: str) -> SideResults | None:

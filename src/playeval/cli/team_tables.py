@@ -130,7 +130,7 @@ def _team_command(game: str, description: str) -> Any:
                 db: str | None = db_option()) -> None:
         analysis = team_analysis(default_registry().get(game))
         assert analysis is not None
-        with Store.open(db) as store:
+        with Store.open(db, write=False) as store:
             runs = _runs(store, run_ids)
             results = side_results(store, runs, default_registry(), game)
         if results is None:

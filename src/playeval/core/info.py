@@ -269,7 +269,7 @@ class TeamElo(_Info):
 
 
 class TeamAnalysis(_Info):
-    """What the analysis shows of a team game, per model and side (``playeval analyze teams``, ``results``, the
+    """What the analysis shows of a team game, per model and side (``playeval analyze GAME``, ``results``, the
     report): the side table (every seat's win rate beside the run's own side rates, then ``groups``), the team Elo
     (``elo``, for two teams), the win rate per match category (``category``: its label, for a game whose
     ``match_category`` gives one), and, in ``playeval results``, the count measures named in ``counts``.
@@ -284,6 +284,11 @@ class TeamAnalysis(_Info):
     counts: tuple[str, ...] = ()
     counts_title: str = "counts per model"
     counts_note: str = ""
+    tables: str | None = None
+    """The game's own tables beside the declared ones, as ``"module:function"``: a function ``(game, matches) ->
+    GameTables`` (``playeval.analysis.sides``) that the analysis imports when it shows the game's results, so the
+    game's own modules import nothing of the analysis (Undercover's judges' score distributions:
+    ``playeval.analysis.undercover_judging:judge_tables``; a plugin names a module of its own)."""
     caption: str = ("Per model and side, every seat it held in a finished match. Win: seats whose side won, with a "
                     "Wilson 95% interval; run's rate: what those seats would win at this run's own side win rates "
                     "(over {matches} matches). Means: over seats, with a Student-t 95% interval over seats; "

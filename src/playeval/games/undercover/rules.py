@@ -176,6 +176,7 @@ TEAMS = TeamAnalysis(
             SeatMeasure(name="abstentions", label="abstain", title="Abstentions", kind="count")))),
     elo=TeamElo(weights=(("won", 0.75), ("survival", 0.15), ("vote_accuracy", 0.10))),
     category="concept category",
+    tables="playeval.analysis.undercover_judging:judge_tables",
     counts=("reasks", "abstentions", "forfeited"),
     counts_title="re-asks and abstentions per model",
     counts_note=("re-asks: refused replies; abstentions: votes refused until the re-asks ran out. Per side, with "
@@ -554,11 +555,6 @@ class Undercover(GameBase):
 
     def match_category(self, spec: MatchSpec) -> str | None:
         return str(spec.setup.get("pair", {}).get("category", "?"))
-
-    def team_tables(self, matches: Sequence[Any]) -> Any:
-        from playeval.games.undercover.judging import judge_tables  # the analysis layer, only when analysing
-
-        return judge_tables(self, matches)
 
     def scripted_player(self, party: str, spec: MatchSpec) -> Any:
         if panel_role(party) == JUDGE:

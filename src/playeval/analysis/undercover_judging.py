@@ -1,4 +1,5 @@
-"""Undercover's own tables beside the declared ones: the judges' score distributions (``Undercover.team_tables``).
+"""Undercover's own tables beside the declared ones: the judges' score distributions (named by Undercover's
+``TeamAnalysis.tables``, so the game module imports no analysis).
 
 Every role assignment named ``judge`` or ``judge#N`` is a judge, counted under its model. A score is credited to
 the role of the reply it was read from. Per judge: a histogram of each score over 0, 0.1, ..., 1 (a value off that
