@@ -91,7 +91,13 @@ async def test_the_player_and_the_stream_read_the_verdict_and_the_reason_only_at
     assert verdicts and all(line == "no" for line in verdicts)  # the stream showed refused guesses
     assert not [body for body in live if MARK in body]
     assert views[-1]["status"] == "finished" and end["status"] == "finished"
-    assert all(MARK in line for line in _judge_lines(end) + _judge_lines(views[-1]))
+    final_lines = [(line["seat"], line["text"]) for line in views[-1]["transcript"]]
+    for view in views:  # what a viewer read is never rewritten: every streamed transcript starts the final one
+        lines = [(line["seat"], line["text"]) for line in view["transcript"]]
+        assert final_lines[:len(lines)] == lines
+    for final in (end, views[-1]):  # at the end the reasons follow as lines of their own; earlier lines unchanged
+        lines = _judge_lines(final)
+        assert "no" in lines and [line for line in lines if line.startswith("why guess") and MARK in line]
 
 
 @pytest.mark.parametrize("game_id", ["static_picnic"])
@@ -108,4 +114,5 @@ async def test_a_watcher_reads_the_verdict_only_until_the_end(tmp_path: Path, ga
     # a watcher saw a refused guess while it was live: the judge's line, its verdict alone
     assert any('"seat":"judge","label":"Judge","text":"no"}' in body.replace(" ", "") for body in live)
     assert not [body for body in live if MARK in body]
-    assert all(MARK in line for line in _judge_lines(view) + _judge_lines(replay))
+    for final in (view, replay):
+        assert [line for line in _judge_lines(final) if line.startswith("why guess") and MARK in line]

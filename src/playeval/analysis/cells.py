@@ -86,7 +86,7 @@ class ResultTable:
 @dataclass(frozen=True)
 class GameTables:
     """A game's own tables beside the ones playeval builds from its declarations: for the terminal
-    (``playeval analyze teams``) and for the report, which may be shaped differently."""
+    (``playeval analyze GAME``) and for the report, which may be shaped differently."""
 
     terminal: tuple[ResultTable, ...] = ()
     report: tuple[ResultTable, ...] = ()

@@ -1,6 +1,6 @@
 """A team game's results from stored runs, as the game declares them (``Game.teams``, a ``core.info.TeamAnalysis``):
 per model and side, per model overall, per match category, the team Elo's input, and the game's own tables
-(``playeval analyze teams``, ``playeval analyze elo``, the tables of ``playeval results`` and the report).
+(``playeval analyze GAME``, ``playeval analyze elo``, the tables of ``playeval results`` and the report).
 
 Only finished matches count (an aborted or unfinished one is left out). A seat counts for the team its outcome
 gives it (``SeatResult.team``), and for whoever held it: its model, or its kind of player ("scripted", "human").

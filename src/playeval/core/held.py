@@ -4,7 +4,7 @@ A judge is told the concealed rule, and its reason for a verdict may name it ("d
 dividing by 3"): a player or a watcher who reads that reason while the match is played has been told the rule.
 So such text is *held*. A game declares it on the role (``RoleInfo.held``: keys of the ``data`` of that role's
 actions; a panel member ``judge#2`` is its role's), and everything a player or a watcher reads while the match is
-played (the arena's views and their stream, the terminal, ``guess_rule.library``'s summary) is built from the
+played (the arena's views and their stream, the terminal, ``playeval.library``'s summary) is built from the
 match's **live state** (:func:`live_state`): the log folded with that text blanked, so the role's move reads as
 its verdict (``Action.text``) only. Once the match is over the held text is revealed with everything else: final
 views, stored results, exports and reports read the full state.

@@ -548,7 +548,11 @@ class GuessRuleGame(GameBase):
                             if got == self.normalize_answer(item.answer))
                 lines.append(("game", f"applied it to {len(items)} held-out items: {right} right"))
             if move.verdict is not None:
-                lines.append((JUDGE, move.verdict + (f" ({move.reason})" if move.reason else "")))
+                lines.append((JUDGE, move.verdict))
+        if self.outcome(state) is not None:  # the judge's reasons name the rule: new lines once it is revealed
+            guesses = [move for move in state.history if not isinstance(move, More)]
+            lines.extend((JUDGE, f"why guess {number} got {move.verdict}: {move.reason}")
+                         for number, move in enumerate(guesses, start=1) if move.verdict is not None and move.reason)
         return lines
 
 
