@@ -28,7 +28,7 @@ def print_results(store: Store, run_id: str) -> None:
     registry = default_registry()
     results = summarize(match_rows(store, run_id, registry))
     scores = {game: info for game in dict.fromkeys(r.game for r in results)
-              if game in registry.ids() and (info := registry.get(game).score) is not None}
+              if game in registry.ids() and (info := getattr(registry.get(game), "score", None)) is not None}
     table = Table(title=f"run {run_id}: {run.game} L{run.level} ({run.status})", box=box.SIMPLE_HEAD, padding=(0, 1))
     several = len({r.game for r in results}) > 1
     teams = any(r.team is not None for r in results)

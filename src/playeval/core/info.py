@@ -219,6 +219,14 @@ class ScoreInfo(_Info):
         return f"{number} {self.unit}" if self.unit else number
 
 
+def score_line(info: ScoreInfo | None, value: float | None) -> str | None:
+    """``check accuracy: 80%``: a seat's score with its game's label and unit (``info``: the game's ``score``,
+    ``None`` for a game that declares none: ``score: 0.8``); ``None`` without a score."""
+    if value is None:
+        return None
+    return f"{info.label}: {info.text(value)}" if info is not None else f"score: {value:g}"
+
+
 class TeamInfo(_Info):
     """A team (a side) of a team game, as ``SeatResult.team`` names it. ``label`` names its seats in a sentence
     ("civilians"); ``elo_offset`` is added to the team's rating in the team Elo (a side's advantage: CK-Arena's

@@ -38,6 +38,7 @@ from playeval.core.registry import GameRegistry, default_registry
 from playeval.engine.batch import (
     OnMatch,
     RunInterrupted,
+    RunProgress,
     interrupt_unfinished,
     pending_matches,
     resume_unfinished,
@@ -181,16 +182,18 @@ class RayRunner:
         config = run_config(self._store, run_id)
         self.connect()
         try:
+            before = RunProgress.of(self._store, run_id)
             self._store.set_run_status(run_id, "running")
             resume_unfinished(self._store, run_id)
-            await self._play(db_url, run_id, config, pending_matches(self._store, run_id, self._registry), on_match)
+            await self._play(db_url, run_id, config, pending_matches(self._store, run_id, self._registry), on_match,
+                             before)
         finally:
             if self._joined:
                 ray.shutdown()
                 self._joined = False
 
     async def _play(self, db_url: str, run_id: str, config: RunConfig, pending: Iterable[PlannedMatch],
-                    on_match: OnMatch | None) -> None:
+                    on_match: OnMatch | None, before: RunProgress) -> None:
         config_json = config.model_dump(mode="json")
         waiting = iter(pending)  # planned as each is sent
         in_flight: dict[asyncio.Future[Any], tuple[ray.ObjectRef[Any], PlannedMatch]] = {}
@@ -220,5 +223,5 @@ class RayRunner:
             left = interrupt_unfinished(self._store, run_id, cause)  # also stops the next write of a straggler
             if isinstance(err, (KeyboardInterrupt, asyncio.CancelledError)):
                 raise
-            raise RunInterrupted(run_id, cause, left) from err
+            raise RunInterrupted(run_id, cause, left, stalled=before.stalled(self._store, run_id, cause)) from err
         self._store.set_run_status(run_id, "finished")

@@ -21,6 +21,7 @@ from playeval.analysis.retro import point_seat
 from playeval.analysis.rule_games import rule_game_rows
 from playeval.analysis.sides import elo_games, elo_rule, stored_matches, summarize_sides, team_analysis, team_games
 from playeval.core.game import Game, RetroGame, seat_evaluated
+from playeval.core.info import score_line
 from playeval.core.match import Outcome
 from playeval.core.registry import GameRegistry
 from playeval.engine.match import state_from_events
@@ -170,6 +171,7 @@ def _page(store: Store, match: MatchRecord, game: Game[Any], state: Any, retro: 
     outcome = match.outcome
     assert outcome is not None
     seats: list[SeatLine] = []
+    score_info = getattr(game, "score", None)
     for assignment in match.seats:
         result = outcome.result_for(assignment.seat)
         out = None if result.eliminated_round is None else \
@@ -177,7 +179,7 @@ def _page(store: Store, match: MatchRecord, game: Game[Any], state: Any, retro: 
         seats.append(SeatLine(seat=assignment.seat, player=assignment.model or assignment.player_kind,
                               evaluated=seat_evaluated(game, match.spec, assignment),
                               result=result_label(outcome, assignment.seat), team=result.team,
-                              variant=assignment.prompt_variant, out=out, score=_score(game, result.score)))
+                              variant=assignment.prompt_variant, out=out, score=score_line(score_info, result.score)))
     evaluated = [seat for seat in seats if seat.evaluated]
     label = evaluated[0].result if len(evaluated) == 1 else match_label(outcome)
     secret = "; ".join(f"{item.revealed_label}: {item.value}" for item in game.disclosures(match.spec, state))
@@ -194,14 +196,6 @@ def _page(store: Store, match: MatchRecord, game: Game[Any], state: Any, retro: 
         retro=_retro_lines(store.retro_outputs(match.id), retro) if retro else (),
         name=game.presentation.name,
     )
-
-
-def _score(game: Game[Any], value: float | None) -> str | None:
-    """``check accuracy: 80%``: the seat's score with the game's label and unit (``None`` without a score)."""
-    info = getattr(game, "score", None)
-    if value is None:
-        return None
-    return f"{info.label}: {info.text(value)}" if info is not None else f"score: {value:g}"
 
 
 def _retro_lines(records: list[RetroRecord], retro: MatchRetro) -> tuple[RetroLine, ...]:

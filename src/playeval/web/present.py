@@ -23,7 +23,7 @@ from playeval.core.ask import Ask
 from playeval.core.events import MatchEnded, SeatAssignment
 from playeval.core.game import Game, panel_of
 from playeval.core.hidden import live_disclosures, revealed_disclosures
-from playeval.core.info import panel_role
+from playeval.core.info import panel_role, score_line
 from playeval.core.match import Outcome
 from playeval.engine.master import pending_rejections
 from playeval.store import MatchRecord, RetroRecord, WebMatchRecord
@@ -84,25 +84,19 @@ def _recorded_outcome(loaded: Loaded) -> Outcome | None:
     return loaded.match.outcome
 
 
-def _score_text(game: Game[Any], score: float | None) -> str | None:
-    info = game.score
-    if score is None:
-        return None
-    return f"{info.label}: {info.text(score)}" if info is not None else f"score: {score:g}"
-
-
 def _outcome_view(outcome: Outcome | None, seats: Sequence[SeatView], viewer: str | None,
                   game: Game[Any]) -> OutcomeView | None:
     if outcome is None:
         return None
     labels = {seat.seat: seat.label for seat in seats}
     results = []
+    score_info = getattr(game, "score", None)
     for seat in seats:
         result = outcome.result_for(seat.seat)
         results.append(SeatResultView(seat=seat.seat, label=labels[seat.seat], team=result.team, won=result.won,
                                       placement=result.placement, eliminated_round=result.eliminated_round,
                                       elimination=result.elimination, score=result.score,
-                                      forfeited=result.forfeited, score_text=_score_text(game, result.score)))
+                                      forfeited=result.forfeited, score_text=score_line(score_info, result.score)))
     you_won = outcome.result_for(viewer).won if viewer is not None and viewer in labels else None
     return OutcomeView(status=outcome.status, winners=list(outcome.winners), winning_team=outcome.winning_team,
                        winner=outcome.winner, reason=outcome.reason, rounds=outcome.rounds, you_won=you_won,
