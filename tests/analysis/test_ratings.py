@@ -11,7 +11,6 @@ import statistics
 import pytest
 
 from playeval.analysis.ratings import (
-    TWO_THIRDS_OFFSET,
     SeatResult,
     TeamRule,
     elo_intervals,
@@ -21,7 +20,7 @@ from playeval.analysis.ratings import (
     team_elo,
 )
 from playeval.analysis.sides import elo_rule
-from playeval.core.info import TeamAnalysis, TeamElo, TeamInfo
+from playeval.core.info import TWO_THIRDS_OFFSET, TeamAnalysis, TeamElo, TeamInfo
 from playeval.games.undercover import CIVILIAN, UNDERCOVER, Undercover
 
 assert Undercover.teams is not None

@@ -27,8 +27,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 K_MIN, K_MAX, K_TAU, K_BATCH = 5.0, 60.0, 2.5, 12
-TWO_THIRDS_OFFSET = 400 * math.log10(2)
-"""The offset at which equal teams expect 2/3 for the favoured one (CK-Arena's civilians)."""
 
 
 @dataclass(frozen=True)

@@ -86,7 +86,7 @@ def live_asks(game: Game[StateT], spec: MatchSpec, events: Sequence[Event], stat
     """The open ``asks`` of ``state`` (the fold of ``events``), each ask to a seat built from the live state
     instead: what a player is shown holds no held text. Raises ``PlayevalError`` when the live state does not open
     asks to the same seats (the game's rules read held text)."""
-    if not any(ask.seat is not None for ask in asks) or not any(info.held for info in getattr(game, "roles", ())):
+    if not any(ask.seat is not None for ask in asks) or not game_held_keys(game):
         return tuple(asks)
     live = live_state(game, spec, events, state, over=False)
     if live is state:

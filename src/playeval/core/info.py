@@ -4,6 +4,7 @@ which metrics it has. The rest of playeval reads these from the registry, so a n
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from typing import Literal
 
@@ -225,6 +226,11 @@ def score_line(info: ScoreInfo | None, value: float | None) -> str | None:
     if value is None:
         return None
     return f"{info.label}: {info.text(value)}" if info is not None else f"score: {value:g}"
+
+
+TWO_THIRDS_OFFSET = 400 * math.log10(2)
+"""The Elo offset at which equal teams expect 2/3 for the favoured one (``TeamInfo.elo_offset`` of CK-Arena's
+civilians)."""
 
 
 class TeamInfo(_Info):

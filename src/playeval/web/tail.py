@@ -26,8 +26,9 @@ from playeval.store import Store
 from playeval.web.offload import Background
 
 
-class TailRecorder:
-    """Writes each record at once, conditional on the log's end: for writers of one record."""
+class _ArenaWriter:
+    """A recorder of one arena match, which the arena created (``Store.create_web_match``): ``seq`` is the log's
+    end as this writer last saw it."""
 
     def __init__(self, store: Store, seq: int) -> None:
         self._store = store
@@ -37,6 +38,10 @@ class TailRecorder:
                      roles: Sequence[RoleAssignment] = (), run_id: str | None = None,
                      match_index: int | None = None, evaluated_model: str | None = None) -> str:
         raise TypeError("arena matches are created by Store.create_web_match")
+
+
+class TailRecorder(_ArenaWriter):
+    """Writes each record at once, conditional on the log's end: for writers of one record."""
 
     def append_event(self, match_id: str, event: Event) -> int:
         self.seq = self._store.append_event(match_id, event, after_seq=self.seq)
@@ -51,22 +56,15 @@ class TailRecorder:
         self.seq += 1
 
 
-class _Kept:
+class _Kept(_ArenaWriter):
     """What a writer records, kept with the seqs it will take, to be written in one transaction
     (``Store.append_tail``) conditional on the log's end as the writer last saw it (``seq``)."""
 
     def __init__(self, store: Store, seq: int) -> None:
-        self._store = store
-        self.seq = seq
-        """The log's end as written."""
+        super().__init__(store, seq)
         self._entries: list[Attempt | Event] = []
         self._events = 0
         self._outcome: Outcome | None = None
-
-    def create_match(self, *, spec: MatchSpec, seats: Sequence[SeatAssignment],
-                     roles: Sequence[RoleAssignment] = (), run_id: str | None = None,
-                     match_index: int | None = None, evaluated_model: str | None = None) -> str:
-        raise TypeError("arena matches are created by Store.create_web_match")
 
     def append_event(self, match_id: str, event: Event) -> int:
         return self._keep([event], 1)

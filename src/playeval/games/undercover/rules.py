@@ -26,7 +26,6 @@ out of re-asks is out ("forfeit"), and the match goes on.
 
 from __future__ import annotations
 
-import math
 import random
 import re
 from collections.abc import Mapping, Sequence
@@ -62,7 +61,7 @@ from playeval.core import (
     TeamElo,
     TeamInfo,
 )
-from playeval.core.info import panel_member, panel_role
+from playeval.core.info import TWO_THIRDS_OFFSET, panel_member, panel_role
 from playeval.core.messages import system, user
 from playeval.core.normalize import normalize_name
 from playeval.core.votes import plurality
@@ -158,7 +157,7 @@ CAPTION_SIDES = (
     "shares of seats with Wilson 95% intervals. Re-asks: refused replies; abstentions: votes refused until the "
     "re-asks ran out.")
 TEAMS = TeamAnalysis(
-    teams=(TeamInfo(name=CIVILIAN, label="civilians", elo_offset=400 * math.log10(2)),
+    teams=(TeamInfo(name=CIVILIAN, label="civilians", elo_offset=TWO_THIRDS_OFFSET),
            TeamInfo(name=UNDERCOVER, label="undercover agents")),
     groups=(
         MeasureGroup(label="Play", measures=(
