@@ -7,12 +7,11 @@ the processes a test starts (the ``playeval`` command, an arena server).
 
 from __future__ import annotations
 
-import os
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from plugin_kit import installed
 
 HERE = Path(__file__).resolve().parent
 ENTRY_POINTS = "[playeval.games]\ncouncil = council:Council\n"
@@ -21,15 +20,5 @@ ENTRY_POINTS = "[playeval.games]\ncouncil = council:Council\n"
 @pytest.fixture
 def council_installed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, str]]:
     """The environment for a subprocess that sees the installed game; this process sees it too."""
-    site = tmp_path / "site"
-    info = site / "playeval_council-1.0.dist-info"
-    info.mkdir(parents=True)
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: playeval-council\nVersion: 1.0\n", "utf-8")
-    (info / "entry_points.txt").write_text(ENTRY_POINTS, "utf-8")
-    for path in (str(site), str(HERE)):
-        monkeypatch.syspath_prepend(path)
-    pythonpath = os.pathsep.join([str(site), str(HERE), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep)
-    monkeypatch.setenv("PYTHONPATH", pythonpath)
-    yield {**os.environ, "PYTHONPATH": pythonpath}
-    for name in [module for module in sys.modules if module == "council" or module.startswith("council.")]:
-        del sys.modules[name]
+    yield from installed(tmp_path, monkeypatch, dist="playeval-council", version="1.0", entry_points=ENTRY_POINTS,
+                         folder=HERE, module="council")
