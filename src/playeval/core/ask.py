@@ -5,6 +5,7 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from playeval.core.messages import Message, assistant, user
+from playeval.core.verdicts import VerdictQuestion, VerdictRecord
 
 
 class OutputConstraint(BaseModel):
@@ -30,7 +31,9 @@ class Ask(BaseModel):
     seat is shown; ``max_chars`` is the longest reply the rules take from a
     person (``None`` when the reply is one of ``constraint.choices``), and
     ``one_line`` says that the reply must fit on one line.
-    ``attempt`` counts re-asks after rejected replies.
+    ``attempt`` counts re-asks after rejected replies. ``verdict``: the ask is a judge's question, and this says
+    where its reply holds the answer words and which accept (``core.verdicts``), so a model's probabilities for
+    them are recorded and a calibrated threshold can decide.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -46,6 +49,7 @@ class Ask(BaseModel):
     max_chars: int | None = None
     one_line: bool = False
     attempt: int = 0
+    verdict: VerdictQuestion | None = None
 
     @model_validator(mode="after")
     def _one_party(self) -> Ask:
@@ -94,3 +98,6 @@ class Reply(BaseModel):
 
     text: str
     calls: tuple[CallRecord, ...] = ()
+    verdicts: tuple[VerdictRecord, ...] = ()
+    """For a judge's ask (``Ask.verdict``) answered by a model: how each answer of ``text`` was decided (the
+    engine keeps them with the action, ``core.verdicts.VERDICTS_KEY``)."""

@@ -310,6 +310,12 @@ class JudgeCase(BaseModel):
 class JudgedGame(Protocol):
     """A game whose judge role can be measured against labelled cases (``playeval analyze judge``)."""
 
+    @property
+    def judge_case_keys(self) -> Mapping[str, str]:
+        """The keys a case's ``context`` must hold for ``judge_case_ask``, each with what it holds (for the
+        documentation of ``--cases`` files and their errors: a case without one of them is refused by name)."""
+        ...
+
     def judge_cases(self) -> Sequence[JudgeCase]:
         """The game's calibration set."""
         ...

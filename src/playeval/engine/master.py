@@ -28,6 +28,7 @@ from playeval.core.events import (
 from playeval.core.game import Game, fold
 from playeval.core.held import live_asks
 from playeval.core.match import MatchSpec
+from playeval.core.verdicts import VERDICTS_KEY, VerdictRecord
 from playeval.players.base import Player
 
 
@@ -155,11 +156,15 @@ class Move:
 
 
 def judge(game: Game[Any], state: Any, ask: Ask, text: str, *, calls: tuple[CallRecord, ...] = (),
-          ask_recorded: bool = False) -> tuple[Any, Attempt]:
+          ask_recorded: bool = False, verdicts: tuple[VerdictRecord, ...] = ()) -> tuple[Any, Attempt]:
     """A reply to ``ask`` read and applied against ``state``: the new state (unchanged when refused) and the try,
-    with the model calls behind the reply and whether the log already holds the ask."""
+    with the model calls behind the reply and whether the log already holds the ask. ``verdicts`` (a judge's
+    reply, ``Reply.verdicts``) are kept in the action's data, so the log says what decided each verdict."""
     try:
         action = game.parse(state, ask, text)
+        if verdicts:
+            action = action.model_copy(update={"data": {
+                **action.data, VERDICTS_KEY: [record.model_dump(mode="json") for record in verdicts]}})
         new_state = game.apply(state, action)
     except MoveError as err:
         return state, Attempt(ask=ask, text=text, calls=calls, error=err, ask_recorded=ask_recorded)
@@ -175,7 +180,7 @@ async def play_move(game: Game[Any], state: Any, ask: Ask, player: Player, *, as
     while True:
         reply = await player.act(ask)
         new_state, attempt = judge(game, state, ask, reply.text, calls=reply.calls,
-                                   ask_recorded=asked and not attempts)
+                                   ask_recorded=asked and not attempts, verdicts=reply.verdicts)
         attempts.append(attempt)
         if attempt.error is None:
             return Move(attempts=tuple(attempts), state=new_state, failure=None)

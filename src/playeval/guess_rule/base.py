@@ -39,6 +39,7 @@ from playeval.core.info import Disclosure, GameOption, RoleInfo, Scalar, ScoreIn
 from playeval.core.match import Action, MatchSpec, Outcome, SeatResult
 from playeval.core.messages import Message, assistant, system, user
 from playeval.core.panel import Panel, PanelList
+from playeval.core.verdicts import VerdictQuestion
 from playeval.guess_rule.writing import CODE_EXECUTOR, GAME_MASTER, GENERATED, Draft, code_check_ask, read_verdict
 
 PLAYER = "player"
@@ -58,6 +59,9 @@ TURN = "Turn {turn} of {limit}. {left} more can be shown."
 WRONG = "The judge did not accept your guess \"{guess}\"."
 JUDGE_FORMAT = "Reply with two lines: 'Verdict: yes' or 'Verdict: no', then 'Reason: <one short sentence>'."
 JUDGE_GRAMMAR = 'root ::= "Verdict: " ("yes" | "no") "\\nReason: " [^\\n]{1,200}\n'
+
+JUDGE_QUESTION = VerdictQuestion(answers=("yes", "no"), accept=("yes",), lead="Verdict: ")
+"""Where the judge's reply holds its verdict (``core.verdicts``)."""
 
 GUESS_GRAMMAR = 'root ::= "GUESS: " [^\\n]{5,300}\n'
 
@@ -393,7 +397,11 @@ class GuessRuleGame(GameBase):
         user_text = f"{CONCEALED}{statement}\nWhat the player saw:\n{seen}\nThe player's guess: {guess}"
         return Ask(role=JUDGE, kind="verdict", display=f"Guess: {guess}", instructions="Verdict: yes or no",
                    messages=(system(f"{self.judge_system}\n\n{JUDGE_FORMAT}"), user(user_text)),
-                   constraint=OutputConstraint(grammar=JUDGE_GRAMMAR), max_tokens=80)
+                   constraint=OutputConstraint(grammar=JUDGE_GRAMMAR), max_tokens=80, verdict=JUDGE_QUESTION)
+
+    judge_case_keys: ClassVar[Mapping[str, str]] = {
+        "statement": "the hidden rule in words, as the judge is told it",
+        "seen": "what the player saw before guessing, as text (the examples as the game lists them)"}
 
     def judge_case_ask(self, case: JudgeCase) -> Ask:
         return self.judge_ask(str(case.context["statement"]), str(case.context["seen"]), case.answer)

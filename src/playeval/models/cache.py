@@ -35,6 +35,8 @@ class CacheEntry(BaseModel):
     attempts: int = 1
     output_path: str | None = None
     """How the provider enforced the request's constraint (``ProviderResult.output_path``)."""
+    answer_probs: tuple[dict[str, float], ...] = ()
+    """The answers' probabilities (``ProviderResult.answer_probs``)."""
 
 
 def default_cache_path() -> Path:
@@ -48,11 +50,12 @@ def default_cache_path() -> Path:
 
 
 def request_key(address: str, request: ModelRequest) -> str:
-    """SHA-256 of the canonical JSON of the address and the request without its ``affinity`` hint."""
-    payload = {
-        "address": address,
-        "request": request.model_dump(mode="json", exclude={"affinity"}),
-    }
+    """SHA-256 of the canonical JSON of the address and the request without its ``affinity`` hint (a request asking
+    for answer probabilities is another key: the entry holds them)."""
+    dumped = request.model_dump(mode="json", exclude={"affinity"})
+    if dumped.get("answers") is None:  # a request that asks no probabilities keeps the key it had before they existed
+        dumped.pop("answers", None)
+    payload = {"address": address, "request": dumped}
     canonical = json.dumps(payload, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 

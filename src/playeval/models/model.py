@@ -150,6 +150,7 @@ class Model:
                 latency_s=latency,
                 attempts=attempts,
                 output_path=result.output_path,
+                answer_probs=result.answer_probs,
             )
             await asyncio.to_thread(self._cache.put, key, entry)
         self._count(cached=False, result=result, latency=latency)
@@ -168,6 +169,7 @@ class Model:
             attempts=attempts,
             cost_usd=0.0 if cached else self._cost(result),
             output_path=result.output_path,
+            answer_probs=result.answer_probs,
         )
 
     def _cost(self, result: ProviderResult | CacheEntry) -> float | None:

@@ -9,6 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field, InstanceOf
 from playeval.core.ask import OutputConstraint
 from playeval.core.messages import Message
 from playeval.core.scripted import AskOrigin
+from playeval.core.verdicts import VerdictQuestion
 
 
 class GenerationConfig(BaseModel):
@@ -41,6 +42,9 @@ class ModelRequest(BaseModel):
     messages: tuple[Message, ...]
     config: GenerationConfig = Field(default_factory=GenerationConfig)
     constraint: OutputConstraint | None = None
+    answers: VerdictQuestion | None = None
+    """A judge's question: where the reply holds its answer words. A provider that can reads the probability of
+    each allowed answer there (``ProviderResult.answer_probs``); the others ignore it."""
     affinity: str | None = None
     origin: InstanceOf[AskOrigin] | None = Field(default=None, exclude=True, repr=False)
 
@@ -56,6 +60,9 @@ class ProviderResult(BaseModel):
     output_path: str | None = None
     """How the provider enforced the request's constraint (see ``CallRecord.output_path``); ``None`` when the
     request carried none."""
+    answer_probs: tuple[dict[str, float], ...] = ()
+    """For a request with ``answers``: per answer in the reply, in order, the probability of each allowed answer
+    (an empty dict where the provider could not read them); empty when the provider gives none."""
 
 
 class ModelResponse(BaseModel):
@@ -73,6 +80,7 @@ class ModelResponse(BaseModel):
     attempts: int
     cost_usd: float | None = None
     output_path: str | None = None
+    answer_probs: tuple[dict[str, float], ...] = ()
 
 
 class Provider(Protocol):

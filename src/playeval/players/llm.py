@@ -6,6 +6,7 @@ from playeval.core.ask import Ask, Reply
 from playeval.core.messages import Message, user
 from playeval.core.rng import derive_seed
 from playeval.core.scripted import MatchContext
+from playeval.core.verdicts import Thresholds, judge_reply
 from playeval.models import GenerationConfig, Model, ModelRequest, to_call_record
 
 DEFAULT_MAX_RETRIES = 2
@@ -22,14 +23,19 @@ class LLMPlayer:
 
     ``match``, when given, is the game and match the seat plays in: each request to a model that reads it (a mock;
     ``Model.reads_origin``) then says which ask it answers (``ModelRequest.origin``). No other model is handed it.
+
+    A judge's ask (``Ask.verdict``) asks the model for its answers' probabilities; ``thresholds`` (a calibration
+    of this model for this game) then decide each verdict from them where one is held for the ask's kind, and the
+    reply says how every verdict was decided (``Reply.verdicts``).
     """
 
     kind = "llm"
 
     def __init__(self, model: Model, *, seed: int, temperature: float = 0.0,
                  max_retries: int = DEFAULT_MAX_RETRIES, retry_temperature: float | None = None,
-                 match: MatchContext | None = None) -> None:
+                 match: MatchContext | None = None, thresholds: Thresholds | None = None) -> None:
         self._model = model
+        self._thresholds = thresholds
         self._match = match
         self._seed = seed
         self._temperature = temperature
@@ -53,9 +59,16 @@ class LLMPlayer:
         )
         origin = self._match.origin(ask) if self._match is not None and self._model.reads_origin else None
         request = ModelRequest(messages=messages, config=config, constraint=ask.constraint, affinity=ask.party,
-                               origin=origin)
+                               origin=origin, answers=ask.verdict)
         response = await self._model.generate(request)
-        return Reply(text=response.text, calls=(to_call_record(response),))
+        calls = (to_call_record(response),)
+        if ask.verdict is None:
+            return Reply(text=response.text, calls=calls)
+        held = self._thresholds
+        threshold = held.by_kind.get(ask.kind) if held is not None else None
+        text, verdicts = judge_reply(ask.verdict, response.text, response.answer_probs, threshold,
+                                     held.label if held is not None and threshold is not None else None)
+        return Reply(text=text, calls=calls, verdicts=verdicts)
 
 
 def _fresh_retry(ask: Ask) -> tuple[Message, ...]:

@@ -34,6 +34,7 @@ from playeval.core.match import Action, MatchSpec, Outcome
 from playeval.core.messages import Message, assistant, system, user
 from playeval.core.normalize import normalize_name, same_name
 from playeval.core.rng import derive_seed
+from playeval.core.verdicts import VerdictQuestion
 from playeval.games.akinator import prompts
 from playeval.games.akinator.baselines import ListGuesser, OracleAnswerer
 from playeval.games.akinator.data import load_secrets
@@ -46,6 +47,8 @@ JUDGE = "judge"
 FULL_ANSWERS: tuple[str, ...] = ("Yes", "No", "Probably yes", "Probably no", "Don't know")
 STRICT_ANSWERS: tuple[str, ...] = ("Yes", "No", "Don't know")
 CONFIRM_ANSWERS: tuple[str, ...] = ("Yes", "No")
+CONFIRM_QUESTION = VerdictQuestion(answers=CONFIRM_ANSWERS, accept=("Yes",))
+"""The judge's confirmation as a verdict (``core.verdicts``)."""
 
 LIMITS = {1: 20, 2: 18, 3: 16}
 MAX_QUESTION_CHARS = 300
@@ -374,7 +377,7 @@ class Akinator(GameBase):
                        messages=(fixed.judge_system,
                                  user(prompts.CONFIRM_USER.format(secret=secret, guess=pending.text))),
                        instructions="Is that your object? Answer Yes or No.",
-                       constraint=fixed.judge_constraint, max_tokens=8)
+                       constraint=fixed.judge_constraint, max_tokens=8, verdict=CONFIRM_QUESTION)
         return Ask(seat=ANSWERER, kind="answer", display=pending.text,
                    messages=(fixed.answerer_system, user(pending.text)),
                    instructions="Answer with one of: " + ", ".join(state.answers),

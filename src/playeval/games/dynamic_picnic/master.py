@@ -28,6 +28,7 @@ from playeval.core.ask import Ask, OutputConstraint
 from playeval.core.errors import FormatError, RuleViolation
 from playeval.core.match import Action
 from playeval.core.messages import system, user
+from playeval.core.verdicts import VerdictQuestion
 from playeval.games.dynamic_picnic import prompts
 from playeval.games.dynamic_picnic import state as flow
 from playeval.games.dynamic_picnic.state import DynamicState
@@ -42,6 +43,8 @@ GmPhase = Literal["rule", "classify", "items", "check"]
 
 RULE_GRAMMAR = 'root ::= "Rule: " [^\\n]{10,160}\n'
 CLASSIFY_GRAMMAR = 'root ::= "Level: L" [1-3]\n'
+CHECK_QUESTION = VerdictQuestion(answers=("yes", "no"), accept=("yes",), context=r"(?:\A|\n)\d+", lead=". ")
+"""The validator's numbered answers as verdicts, one per item (``core.verdicts``)."""
 _ITEM = "item ::= [A-Za-z0-9] [A-Za-z0-9 '-]{0,39}\n"
 
 _RULE = re.compile(r"^\W*rule\s*:[\s*_]*(?P<rule>\S.{3,199}?)[\s*_]*$", re.IGNORECASE)
@@ -127,7 +130,7 @@ def gm_ask(state: DynamicState, phase: GmPhase) -> Ask:
                          user(prompts.CHECK_REQUEST.format(statement=statement, count=len(batch.items),
                                                            items=items))),
                constraint=OutputConstraint(grammar=numbered_grammar(len(batch.items), '"yes" | "no"')),
-               max_tokens=6 * len(batch.items) + 8, max_chars=1000)
+               max_tokens=6 * len(batch.items) + 8, max_chars=1000, verdict=CHECK_QUESTION)
 
 
 def _split_items(text: str) -> list[str]:

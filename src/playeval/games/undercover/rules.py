@@ -64,6 +64,7 @@ from playeval.core import (
 from playeval.core.info import TWO_THIRDS_OFFSET, panel_member, panel_role
 from playeval.core.messages import system, user
 from playeval.core.normalize import normalize_name
+from playeval.core.verdicts import VerdictQuestion
 from playeval.core.votes import plurality
 from playeval.games.undercover import prompts
 from playeval.games.undercover.metrics import model_counts, seat_metrics
@@ -86,6 +87,14 @@ JUDGE = "judge"
 MAX_CHARS = 150
 NOVELTY_THRESHOLD = 0.2
 REASONABLENESS_THRESHOLD = 0.4
+_PASS_AT: dict[str, float] = {"novelty": NOVELTY_THRESHOLD, "relevance": 0.8,
+                              "reasonableness": REASONABLENESS_THRESHOLD}
+"""A scale's answer passes at this value: the rules' thresholds, and the QA benchmark's relevance filter."""
+VERDICT_QUESTIONS: dict[str, VerdictQuestion] = {
+    scale: VerdictQuestion(answers=prompts.ANSWERS,
+                           accept=tuple(a for a in prompts.ANSWERS if prompts.VALUES[scale][a] >= at))
+    for scale, at in _PASS_AT.items()}
+"""Each scale's question as a verdict (``core.verdicts``): the answers that let a sentence pass it."""
 _SENTENCE_BREAK = re.compile(r"[.!?]+\s+\S")
 _LABEL = re.compile(r"^\s*(?:(?:round\s*\d+\s*,?\s*)?player\d+\s*:|(?:my|your)?\s*sentence\s*:)\s*", re.I)
 """A label the small models put before their sentence, copied from the history's lines ("Round 2, player1:") or
@@ -329,7 +338,8 @@ class Undercover(GameBase):
                    instructions=f"{question} Answer yes, partly or no.",
                    messages=(system(prompts.JUDGE_SYSTEM),
                              user(prompts.judge_turn(scale, word, item.text, self._history(state, item)))),
-                   constraint=OutputConstraint(choices=prompts.ANSWERS), max_tokens=4, one_line=True)
+                   constraint=OutputConstraint(choices=prompts.ANSWERS), max_tokens=4, one_line=True,
+                   verdict=VERDICT_QUESTIONS[scale])
 
     # -- moves ------------------------------------------------------------------------------------------------
 
@@ -531,6 +541,11 @@ class Undercover(GameBase):
         from playeval.games.undercover import calibration
 
         return calibration.judge_cases()
+
+    judge_case_keys: ClassVar[Mapping[str, str]] = {
+        "pair": "the id of a concept pair of the game's pairs.json; the sentence describes its civilian word",
+        "scale": "the question asked: novelty, relevance or reasonableness",
+        "earlier": "the sentences said before it, in order (a list of strings, each said by another player)"}
 
     def judge_case_ask(self, case: JudgeCase) -> Ask:
         from playeval.games.undercover import calibration
