@@ -23,8 +23,9 @@ from playeval.models.providers.mock_player import mock_player_reply
 from playeval.models.providers.sim import SimEndpoint, is_sim, parse_sim
 from playeval.models.types import ModelRequest, ProviderResult
 
-MockScript: TypeAlias = Callable[[ModelRequest], str] | Sequence[str]
-"""A function from request to reply, or a list of replies consumed in order (never cycled)."""
+MockScript: TypeAlias = Callable[[ModelRequest], str | ProviderResult] | Sequence[str]
+"""A function from request to reply, or a list of replies consumed in order (never cycled). A function may
+return a whole ``ProviderResult`` to script more than the text (a judge's answer probabilities)."""
 
 GARBAGE = "~~ not a move ~~"
 BUILTIN_MOCKS: tuple[str, ...] = ("echo", "garbage", "player", "slow", "yes")
@@ -67,7 +68,7 @@ class MockProvider:
     """``mock/player`` plays a game it was not written for through the request's origin (see ``mock_player``)."""
 
     def __init__(self, scripts: Mapping[str, MockScript] | None = None) -> None:
-        self._scripts: dict[str, Callable[[ModelRequest], str]] = {}
+        self._scripts: dict[str, Callable[[ModelRequest], str | ProviderResult]] = {}
         self._sims: dict[str, SimEndpoint] = {}
         for script_name, script in (scripts or {}).items():
             if isinstance(script, str):
@@ -90,11 +91,13 @@ class MockProvider:
 
     async def generate(self, model_name: str, request: ModelRequest) -> ProviderResult:
         self.check_model(model_name)
-        text = await self._reply(model_name, request)
+        reply = await self._reply(model_name, request)
+        if isinstance(reply, ProviderResult):
+            return reply
         prompt_tokens = sum(_words(m.content) for m in request.messages)
-        return ProviderResult(text=text, prompt_tokens=prompt_tokens, completion_tokens=_words(text))
+        return ProviderResult(text=reply, prompt_tokens=prompt_tokens, completion_tokens=_words(reply))
 
-    async def _reply(self, model_name: str, request: ModelRequest) -> str:
+    async def _reply(self, model_name: str, request: ModelRequest) -> str | ProviderResult:
         script = self._scripts.get(model_name)
         if script is not None:
             return script(request)
