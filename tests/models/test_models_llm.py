@@ -169,3 +169,35 @@ async def test_default_model_assembles_and_answers(hub: ModelHub, real_model_dir
     assert (real_model_dir / "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf").is_file()
     fruit = (BICYCLE[0], user("Is it a kind of fruit? Answer Yes or No."))
     assert (await model.generate(request(fruit, constraint=YES_NO))).text == "No"
+
+
+async def test_a_judges_answer_probabilities_are_read_under_the_grammar(tmp_path: Path) -> None:
+    """The embedded model reports, for every answer of a judge's reply, probabilities over the allowed answers
+    that sum to one, whose likeliest is the answer greedy decoding chose; a cached replay gives the same."""
+    require_local("smollm2-135m")
+    from playeval.core.verdicts import VerdictQuestion
+
+    guess = VerdictQuestion(answers=("yes", "no"), accept=("yes",), lead="Verdict: ")
+    lines = VerdictQuestion(answers=("yes", "no"), accept=("yes",), context=r"(?:\A|\n)\d+", lead=". ")
+    scale = VerdictQuestion(answers=("yes", "partly", "no"), accept=("yes", "partly"))
+    asks = [
+        (guess, OutputConstraint(grammar='root ::= "Verdict: " ("yes" | "no") "\\nReason: " [^\\n]{1,40}\n'),
+         ("The rule: divide by 3. The guess: x/3. Is the guess right? Reply 'Verdict: yes' or 'Verdict: no', "
+          "then a reason."), 1),
+        (lines, OutputConstraint(grammar='root ::= "1. " a "\\n2. " a "\\n3. " a "\\n"\na ::= "yes" | "no"\n'),
+         "Which fit 'fruit'? 1. apple 2. chair 3. pear. Answer each line '<n>. yes' or '<n>. no'.", 3),
+        (scale, OutputConstraint(choices=("yes", "partly", "no")), "Is a bicycle a vehicle? yes, partly or no.", 1),
+    ]
+    async with ModelHub(use_cache=True, cache_path=tmp_path / "cache.sqlite", model_dir=default_model_dir()) as cached:
+        model = cached.get("local/smollm2-135m")
+        for question, constraint, prompt, count in asks:
+            req = ModelRequest(messages=(user(prompt),), config=GenerationConfig(max_tokens=40),
+                               constraint=constraint, answers=question)
+            fresh = await model.generate(req)
+            words = [word for _, word in question.positions(fresh.text)]
+            assert len(fresh.answer_probs) == len(words) == count, fresh.text
+            for probs, word in zip(fresh.answer_probs, words, strict=True):
+                assert set(probs) == set(question.answers) and sum(probs.values()) == pytest.approx(1.0)
+                assert max(probs, key=lambda answer: probs[answer]) == word
+            again = await model.generate(req)
+            assert again.cached and again.answer_probs == fresh.answer_probs

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, cast
 from playeval.models.catalog import LOCAL_MODELS
 from playeval.models.errors import MissingWeights, ModelError, UnknownModel
 from playeval.models.grammar import constraint_grammar
+from playeval.models.providers.llama_answers import AnswerReader, Vocabulary
 from playeval.models.providers.llama_contexts import LlamaContexts
 from playeval.models.transcript import TURN_MARKERS, render_transcript
 from playeval.models.types import ModelRequest, ProviderResult
@@ -78,6 +79,8 @@ class LocalProvider:
         self._targets: dict[str, LocalTarget] = {}
         self._resolve_lock = threading.Lock()
         self._contexts = LlamaContexts(self._load, per_model=contexts_per_model)
+        self._vocabularies: dict[Path, Vocabulary] = {}
+        self._vocabulary_lock = threading.Lock()
 
     @property
     def model_dir(self) -> Path:
@@ -162,12 +165,22 @@ class LocalProvider:
                 if slot.closed:  # evicted between acquire and lock; take a fresh one
                     continue
                 try:
-                    return self._complete(slot.llama, target.chat, request)
+                    return self._complete(slot.llama, target, request)
                 except ValueError as exc:  # llama-cpp-python's way to say "prompt too long" and the like
                     raise ModelError(f"local/{model_name}: {_one_line(exc)}") from exc
 
-    def _complete(self, llama: Llama, chat: bool, request: ModelRequest) -> ProviderResult:
+    def _vocabulary(self, llama: Llama, path: Path) -> Vocabulary:
+        """The token texts of the model at ``path``, read once for all its contexts."""
+        with self._vocabulary_lock:
+            found = self._vocabularies.get(path)
+            if found is None:
+                found = self._vocabularies[path] = Vocabulary(llama)
+            return found
+
+    def _complete(self, llama: Llama, target: LocalTarget, request: ModelRequest) -> ProviderResult:
         from playeval.models.providers.llama_loader import parse_grammar  # loaded with the model
+
+        chat = target.chat
 
         config = request.config
         if config.temperature > 0:
@@ -185,6 +198,12 @@ class LocalProvider:
             "seed": config.seed,
             "grammar": grammar,
         }
+        reader = None
+        if request.answers is not None:
+            from llama_cpp import LogitsProcessorList
+
+            reader = AnswerReader(llama, self._vocabulary(llama, target.path), request.answers)
+            sampling["logits_processor"] = LogitsProcessorList([reader])
         if chat:
             messages: list[Any] = [{"role": m.role, "content": m.content} for m in request.messages]
             response = cast(
@@ -205,6 +224,7 @@ class LocalProvider:
         usage = response.get("usage") or {}
         return ProviderResult(
             text=str(text).strip(),
+            answer_probs=reader.answer_probs(str(text)) if reader is not None else (),
             prompt_tokens=int(usage.get("prompt_tokens", 0)),
             completion_tokens=int(usage.get("completion_tokens", 0)),
             output_path="grammar" if grammar is not None else None,

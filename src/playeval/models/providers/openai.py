@@ -14,6 +14,11 @@ refuses that first one). Each result records
 the path its call took. ``openai/NAME?format=parse`` (or another path) forces
 a path. A 429 or 503 with ``Retry-After`` (seconds or an HTTP date) or
 ``retry-after-ms`` raises ``TransientModelError`` carrying that wait.
+
+A judge's request (``ModelRequest.answers``) asks for ``logprobs`` with the 20 likeliest alternatives of each
+token; the answers' probabilities are read from the alternatives of the token that chose each answer
+(``models.answer_reading``), an answer missing from them counting as none. A reply wrapped in JSON (the schema
+path) and a server that refuses ``logprobs`` (it is then not asked again) give no probabilities: the word decides.
 """
 
 from __future__ import annotations
@@ -29,6 +34,8 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlparse
 
+from playeval.core.verdicts import VerdictQuestion
+from playeval.models.answer_reading import AnswerSpot, answer_of, answer_probs
 from playeval.models.errors import MissingAPIKey, ModelError, TransientModelError
 from playeval.models.providers.openai_structured import (
     JSON_OVERHEAD_TOKENS,
@@ -51,6 +58,8 @@ KEY_ENV = "OPENAI_API_KEY"
 PLACEHOLDER_KEY = "not-needed"
 OPENAI_BASE_URL = "https://api.openai.com/v1"
 PROBE_TIMEOUT_S = 5.0
+TOP_LOGPROBS = 20
+"""Alternatives asked per token of a judge's reply (the most openai.com gives)."""
 
 
 def _one_line(text: str) -> str:
@@ -125,6 +134,8 @@ class OpenAIProvider:
         self._schema_ok: bool | None = None
         """Whether a server other than openai.com takes JSON schemas: unknown until its first constrained call."""
         self._schema_lock = asyncio.Lock()
+        self._logprobs_ok = True
+        """False once the server refused ``logprobs``: judges' verdicts from it are then words."""
 
     @property
     def endpoint(self) -> Endpoint | None:
@@ -218,7 +229,13 @@ class OpenAIProvider:
             params["stop"] = list(config.stop)
         if config.seed is not None:
             params["seed"] = config.seed
+        if self._reads_answers(request, shaped):
+            params["logprobs"] = True
+            params["top_logprobs"] = TOP_LOGPROBS
         return params
+
+    def _reads_answers(self, request: ModelRequest, shaped: Shaped) -> bool:
+        return request.answers is not None and not shaped.wrapped and self._logprobs_ok
 
     def _on_trial(self, shaped: Shaped) -> bool:
         """This call carries the first JSON schema sent to this server (whose refusal means: never again)."""
@@ -230,6 +247,13 @@ class OpenAIProvider:
         address = f"openai/{name}"
         try:
             completion = await client.chat.completions.create(**self._params(name, request, shaped))
+        except openai.BadRequestError as exc:
+            if not (self._reads_answers(request, shaped) and "logprob" in str(exc.message).lower()):
+                if self._on_trial(shaped) and refuses_schema(exc.status_code, exc.message):
+                    raise _SchemaRefused from exc
+                raise _as_model_error(exc, address) from exc
+            self._logprobs_ok = False  # this server takes no logprobs: ask again without, and never ask again
+            return await self._complete(client, name, request, shaped)
         except (openai.RateLimitError, openai.InternalServerError) as exc:
             if self._on_trial(shaped) and refuses_schema(exc.status_code, exc.message):
                 raise _SchemaRefused from exc
@@ -241,14 +265,17 @@ class OpenAIProvider:
         except openai.APIStatusError as exc:
             if self._on_trial(shaped) and refuses_schema(exc.status_code, exc.message):
                 raise _SchemaRefused from exc
-            raise ModelError(f"{address}: HTTP {exc.status_code}: {_one_line(exc.message)}") from exc
+            raise _as_model_error(exc, address) from exc
         except openai.OpenAIError as exc:
             raise ModelError(f"{address}: {_one_line(str(exc))}") from exc
         if not completion.choices:
             raise TransientModelError(f"{address}: the reply had no choices")
         text = completion.choices[0].message.content or ""
         usage = completion.usage
+        probs = (read_answers(request.answers, completion.choices[0].logprobs, text)
+                 if request.answers is not None and self._reads_answers(request, shaped) else ())
         return ProviderResult(
+            answer_probs=probs,
             text=(unwrap(text) if shaped.wrapped else text).strip(),
             prompt_tokens=usage.prompt_tokens if usage is not None else 0,
             completion_tokens=usage.completion_tokens if usage is not None else 0,
@@ -259,6 +286,31 @@ class OpenAIProvider:
         if self._client is not None:
             await self._client.close()
             self._client = None
+
+
+def _as_model_error(exc: Any, address: str) -> ModelError:
+    return ModelError(f"{address}: HTTP {exc.status_code}: {_one_line(exc.message)}")
+
+
+def read_answers(question: VerdictQuestion, logprobs: Any, text: str) -> tuple[dict[str, float], ...]:
+    """The answers' probabilities at each answer of ``text``, from a chat completion's ``logprobs`` (its
+    ``content``: tokens with their ``top_logprobs``); an empty dict where an answer's token was not found."""
+    content = getattr(logprobs, "content", None) or []
+    spot = AnswerSpot(question)
+    readings: dict[int, dict[str, float]] = {}
+    so_far = ""
+    for token in content:
+        found = spot.at(so_far)
+        if found is not None:
+            rest, offset = found
+            alternatives = [(answer_of(str(alt.token), rest, question.answers), float(alt.logprob))
+                            for alt in (getattr(token, "top_logprobs", None) or [])]
+            probs = answer_probs(alternatives, question.answers)
+            if probs is not None:
+                readings[offset] = probs
+        so_far += str(token.token)
+    lead = len(so_far) - len(so_far.lstrip())
+    return tuple(readings.get(offset + lead, {}) for offset, _ in question.positions(text))
 
 
 class _SchemaRefused(Exception):
