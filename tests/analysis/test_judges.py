@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from typing import ClassVar
 
 import pytest
 
@@ -15,6 +16,8 @@ from playeval.models import ModelHub, ModelRequest
 
 class _Cases:
     """Four cases: two right guesses, two wrong ones."""
+
+    judge_case_keys: ClassVar[dict[str, str]] = {}  # its asks read no context
 
     def judge_cases(self) -> tuple[JudgeCase, ...]:
         return tuple(JudgeCase(id=str(n), context={}, answer=answer, correct=correct, kind=kind)
@@ -52,8 +55,10 @@ def test_each_calibration_set_is_large_balanced_and_hard(game_id: str) -> None:
     game = default_registry().get(game_id)
     assert isinstance(game, JudgedGame)
     cases = game.judge_cases()
-    assert len(cases) >= 60 and sum(case.correct for case in cases) * 2 == len(cases)
+    assert len(cases) >= 60 and 0.4 <= sum(case.correct for case in cases) / len(cases) <= 0.6
     assert len({case.id for case in cases}) == len(cases)
+    template = [case for case in cases if not case.id.startswith("hw-")]  # the hand-written set is only near half
+    assert len(template) >= 60 and sum(case.correct for case in template) * 2 == len(template)
     kinds = Counter(case.kind for case in cases if not case.correct)
     assert kinds["near miss"] >= 10 and (game_id != "math" or kinds["vague"] >= 5)
     ask = game.judge_case_ask(cases[0])

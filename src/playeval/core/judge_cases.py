@@ -96,13 +96,22 @@ def read_cases(path: Path) -> list[LabelledCase]:
     return parse_cases(text.splitlines(), source=str(path))
 
 
-def packaged_cases(package: str, resource: str, game: str) -> tuple[JudgeCase, ...]:
-    """A game's shipped hand-written set (``resource`` in ``package``), every case checked to be for ``game``."""
+def packaged_cases(package: str, resource: str, game: str,
+                   keys: Mapping[str, str] | None = None) -> tuple[JudgeCase, ...]:
+    """A game's shipped hand-written set (``resource`` in ``package``), every case checked to be for ``game`` and,
+    when ``keys`` (``JudgedGame.judge_case_keys``) is given, to hold each of them in its context: a set that lost
+    a key fails when it is loaded, naming the case, not when a model is already being measured on it."""
+    source = f"{package}/{resource}"
     text = files(package).joinpath(resource).read_text("utf-8")
-    cases = parse_cases(text.splitlines(), source=f"{package}/{resource}")
+    cases = parse_cases(text.splitlines(), source=source)
     wrong = [case.case.id for case in cases if case.game != game]
     if wrong:
-        raise CaseFileError(f"{package}/{resource}: cases for another game than {game}: {', '.join(wrong[:5])}")
+        raise CaseFileError(f"{source}: cases for another game than {game}: {', '.join(wrong[:5])}")
+    for case in cases:
+        lacking = missing_keys(case.case, keys or {})
+        if lacking:
+            said = "; ".join(f"'{key}' ({(keys or {})[key]})" for key in lacking)
+            raise CaseFileError(f"{source} (case {case.case.id}): the context lacks {said}")
     return tuple(case.case for case in cases)
 
 

@@ -4,7 +4,10 @@ fitting only the examples) and a vague guess. Half are right; 60 cases in all.""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from playeval.core.game import JudgeCase
+from playeval.core.judge_cases import packaged_cases
 from playeval.games.dynamic_picnic._scripted_rules import SCRIPTED_RULES
 
 SEEN = 3
@@ -22,3 +25,13 @@ def judge_cases() -> tuple[JudgeCase, ...]:
             found.append(JudgeCase(id=f"dynamic-L{rule.level}-{rule.type}-{index}", context=context, answer=guess,
                                    correct=correct, kind=kind))
     return tuple(found)
+
+
+WRITTEN = "data/judge_cases_written.jsonl"
+"""The hand-written set (``data/PROVENANCE.md``): guesses written as players phrase them, on contexts from real
+rules, not made from the templates above; the set the judge's accuracy is best read on."""
+
+
+def written_cases(keys: Mapping[str, str]) -> tuple[JudgeCase, ...]:
+    """The hand-written set, every case checked to hold ``keys`` (the game's ``judge_case_keys``)."""
+    return packaged_cases("playeval.games.dynamic_picnic", WRITTEN, "dynamic_picnic", keys)

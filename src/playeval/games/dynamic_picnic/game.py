@@ -15,7 +15,8 @@ classifier too weak to confirm levels (the local 1.5B model rated every rule L2 
 (``bank``), and no game-master ask is made.
 
 Both roles default to the local model; ``--role game_master=M --role validator=M`` binds them (a stronger
-validator than game master is allowed).
+validator than game master is allowed). ``playeval analyze judge`` measures both the judge and the validator: a
+labelled case with ``scale: check`` asks the validator about one item exactly as a match does.
 """
 
 from __future__ import annotations
@@ -32,8 +33,17 @@ from playeval.core.match import Action, MatchSpec, Outcome
 from playeval.core.panel import Panel
 from playeval.games.dynamic_picnic import prompts
 from playeval.games.dynamic_picnic.bank import BankRule, RuleBank
-from playeval.games.dynamic_picnic.calibration import judge_cases
-from playeval.games.dynamic_picnic.master import GAME_MASTER, VALIDATOR, gm_apply, gm_ask, gm_parse, gm_phase
+from playeval.games.dynamic_picnic.calibration import judge_cases, written_cases
+from playeval.games.dynamic_picnic.master import (
+    GAME_MASTER,
+    VALIDATOR,
+    check_ask,
+    gm_apply,
+    gm_ask,
+    gm_parse,
+    gm_phase,
+    read_checks,
+)
 from playeval.games.dynamic_picnic.scripted import (
     ScriptedGameMaster,
     ScriptedJudge,
@@ -50,6 +60,9 @@ MAX_UNITS = 30
 MAX_AVOID = 20
 """Banked rules of the level the game master is told not to repeat (the prompt of a small model stays short)."""
 GENERATED, BANK = "generated", "bank"
+GUESS_SCALE, CHECK_SCALE = "guess", "check"
+CASE_KEYS: Mapping[str, tuple[str, ...]] = {GUESS_SCALE: ("statement", "seen"), CHECK_SCALE: ("statement", "item")}
+"""The context keys a labelled case needs, by its scale (a case without ``scale`` is a guess case)."""
 STRICT, RECORD = "strict", "record"
 
 
@@ -245,8 +258,40 @@ class DynamicPicnic(ListedRuleGame):
             lines.append(("game", state.failure))
         return lines
 
+    # -- measuring the judge and the validator (``playeval analyze judge``) ----------------------------------------
+
+    judge_case_keys: ClassVar[Mapping[str, str]] = {
+        "statement": ("the rule in words, as the judge (or the validator) is told it; a guess case also needs "
+                      "'seen' (what the player saw, as text), a validator case 'scale': 'check' and 'item' (the one "
+                      "item asked about; the case's answer is that item and 'correct' whether it fits the rule)")}
+    """The keys every case needs; the others depend on the case's scale (``CASE_KEYS``)."""
+
     def judge_cases(self) -> Sequence[JudgeCase]:
-        return judge_cases()
+        """The template set, then the hand-written one (ids ``hw-...``): guesses for the judge, and single items
+        for the validator (``scale: check``, kind ``validator``)."""
+        return (*judge_cases(), *written_cases(self.judge_case_keys))
+
+    def judge_case_ask(self, case: JudgeCase) -> Ask:
+        """A guess case: the judge's ask, as in a match. A validator case (``scale: check``): the validator's check
+        ask of a match with the case's one item, so that the validator is measured on the words it plays with."""
+        scale = case.context.get("scale", GUESS_SCALE)
+        needed = CASE_KEYS.get(str(scale))
+        if needed is None:
+            raise ValueError(f"case {case.id}: unknown scale {scale!r}; a {self.id} case has scale "
+                             f"'{CHECK_SCALE}' (the validator) or none (the judge)")
+        lacking = [key for key in needed if key not in case.context]
+        if lacking:
+            who = "a validator case" if scale == CHECK_SCALE else "a guess case"
+            raise ValueError(f"case {case.id}: {who} needs {', '.join(repr(key) for key in lacking)}")
+        if scale == CHECK_SCALE:
+            return check_ask(str(case.context["statement"]), [str(case.context["item"])])
+        return self.judge_ask(str(case.context["statement"]), str(case.context["seen"]), case.answer)
+
+    def judge_case_verdict(self, ask: Ask, text: str) -> bool:
+        """The judge's verdict, or the validator's ``1. yes`` (the item fits) or ``1. no`` for a check ask."""
+        if ask.role == VALIDATOR:
+            return read_checks(text, 1)[0] == "yes"
+        return super().judge_case_verdict(ask, text)
 
     def scripted_player(self, party: str, spec: MatchSpec) -> Any:
         if party == GAME_MASTER:

@@ -22,6 +22,7 @@ The flow, before the player's first turn and again whenever the player asks for 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Literal
 
 from playeval.core.ask import Ask, OutputConstraint
@@ -123,14 +124,29 @@ def gm_ask(state: DynamicState, phase: GmPhase) -> Ask:
                    max_tokens=10 * (fits + others) + 24, max_chars=2000)
     batch = state.pending
     assert batch is not None
-    items = "\n".join(f"{number}. {name}" for number, (name, _) in enumerate(batch.items, start=1))
+    return check_ask(statement, [name for name, _ in batch.items])
+
+
+def check_ask(statement: str, names: Sequence[str]) -> Ask:
+    """The validator's ask: does each item, numbered and unlabelled, follow the rule? The same ask in a match
+    and for a labelled validator case (``DynamicPicnic.judge_case_ask``), so the validator is measured as it plays."""
+    items = "\n".join(f"{number}. {name}" for number, name in enumerate(names, start=1))
     return Ask(role=VALIDATOR, kind="check", display=f"The rule: {statement}\n{items}",
-               instructions=f"{len(batch.items)} lines: '<number>. yes' or '<number>. no'",
+               instructions=f"{len(names)} lines: '<number>. yes' or '<number>. no'",
                messages=(system(prompts.VALIDATOR_SYSTEM),
-                         user(prompts.CHECK_REQUEST.format(statement=statement, count=len(batch.items),
-                                                           items=items))),
-               constraint=OutputConstraint(grammar=numbered_grammar(len(batch.items), '"yes" | "no"')),
-               max_tokens=6 * len(batch.items) + 8, max_chars=1000, verdict=CHECK_QUESTION)
+                         user(prompts.CHECK_REQUEST.format(statement=statement, count=len(names), items=items))),
+               constraint=OutputConstraint(grammar=numbered_grammar(len(names), '"yes" | "no"')),
+               max_tokens=6 * len(names) + 8, max_chars=1000, verdict=CHECK_QUESTION)
+
+
+def read_checks(text: str, count: int) -> list[str]:
+    """The validator's ``yes`` or ``no`` for items 1 to ``count``; ``FormatError`` when one is missing or answered
+    both ways."""
+    found = numbered_answers(text, _LINE, str.lower)
+    missing = [n for n in range(1, count + 1) if n not in found]
+    if missing:
+        raise FormatError(f"answer every line with yes or no; missing: {', '.join(map(str, missing))}.")
+    return [found[n] for n in range(1, count + 1)]
 
 
 def _split_items(text: str) -> list[str]:
@@ -177,11 +193,7 @@ def gm_parse(state: DynamicState, ask: Ask, text: str) -> Action:
                       data={"fits": fits, "others": others})
     batch = state.pending
     count = len(batch.items) if batch is not None else 0
-    found_lines = numbered_answers(text, _LINE, str.lower)
-    missing = [n for n in range(1, count + 1) if n not in found_lines]
-    if missing:
-        raise FormatError(f"answer every line with yes or no; missing: {', '.join(map(str, missing))}.")
-    return Action(role=role, kind="check", text="\n".join(found_lines[n] for n in range(1, count + 1)))
+    return Action(role=role, kind="check", text="\n".join(read_checks(text, count)))
 
 
 def gm_apply(state: DynamicState, action: Action) -> DynamicState:

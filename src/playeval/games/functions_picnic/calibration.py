@@ -6,7 +6,10 @@ The judge sees the rule's statement and a few words that pass and fail it, as in
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from playeval.core.game import JudgeCase
+from playeval.core.judge_cases import packaged_cases
 from playeval.games.functions_picnic.library import rule_by_id
 
 _CASES: tuple[tuple[str, str, str, str, str, str, str], ...] = (
@@ -79,3 +82,14 @@ def judge_cases() -> tuple[JudgeCase, ...]:
             found.append(JudgeCase(id=f"functions-{rule_id}-{index}", context=context, answer=guess,
                                    correct=correct, kind=kind))
     return tuple(found)
+
+
+WRITTEN = "data/judge_cases_written.jsonl"
+"""The hand-written set (``data/PROVENANCE.md``): guesses written as players phrase them, on contexts a match of
+the game draws, and not in the fixed four-guess pattern above; each right guess was checked equivalent to its rule
+on the whole word list, each wrong one to differ on some word."""
+
+
+def written_cases(keys: Mapping[str, str]) -> tuple[JudgeCase, ...]:
+    """The hand-written set, every case checked to hold ``keys`` (the game's ``judge_case_keys``)."""
+    return packaged_cases("playeval.games.functions_picnic", WRITTEN, "functions_picnic", keys)

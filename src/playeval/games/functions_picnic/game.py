@@ -30,7 +30,7 @@ from playeval.core.info import GameOption, LevelInfo, Presentation, RoleInfo, Sc
 from playeval.core.match import MatchSpec
 from playeval.core.rng import derive_seed
 from playeval.games.functions_picnic import prompts
-from playeval.games.functions_picnic.calibration import judge_cases
+from playeval.games.functions_picnic.calibration import judge_cases, written_cases
 from playeval.games.functions_picnic.checks import RuleEvaluator
 from playeval.games.functions_picnic.examples import listed_round
 from playeval.games.functions_picnic.library import CONVENTIONS, rules_at_level
@@ -138,7 +138,8 @@ class FunctionsPicnic(ListedRuleGame):
                             code=str(draft.data["code"]))
 
     def judge_cases(self) -> Sequence[JudgeCase]:
-        return judge_cases()
+        """The template set, then the hand-written one (ids ``hw-...``)."""
+        return (*judge_cases(), *written_cases(self.judge_case_keys))
 
     # -- scripted players ---------------------------------------------------------------------------------------
 

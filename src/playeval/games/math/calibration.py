@@ -5,8 +5,10 @@ operation, a dropped sign, swapped or missing odd and even steps, a vague descri
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 
 from playeval.core.game import JudgeCase
+from playeval.core.judge_cases import packaged_cases
 from playeval.games.math.sequences import MathRule, Step, draw_rule
 
 _FORMULA = {"add": "+", "sub": "-", "mul": "*", "div": "/"}
@@ -67,3 +69,13 @@ def judge_cases() -> tuple[JudgeCase, ...]:
                     "statement": rule.describe(), "seen": f"Values of the sequence: {seen}"}, answer=guess,
                     correct=correct, kind=kind))
     return tuple(found)
+
+
+WRITTEN = "data/judge_cases_written.jsonl"
+"""The hand-written set (``data/PROVENANCE.md``): guesses written as players phrase them, on contexts from real
+rules, not made from the templates above; the set the judge's accuracy is best read on."""
+
+
+def written_cases(keys: Mapping[str, str]) -> tuple[JudgeCase, ...]:
+    """The hand-written set, every case checked to hold ``keys`` (the game's ``judge_case_keys``)."""
+    return packaged_cases("playeval.games.math", WRITTEN, "math", keys)

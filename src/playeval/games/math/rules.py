@@ -25,7 +25,7 @@ from playeval.core.info import GameOption, LevelInfo, Presentation, RoleInfo, Sc
 from playeval.core.match import MatchSpec
 from playeval.core.rng import derive_seed
 from playeval.games.math import prompts
-from playeval.games.math.calibration import judge_cases
+from playeval.games.math.calibration import judge_cases, written_cases
 from playeval.games.math.sequences import MAX_ABS, SEQUENCE_LENGTH, MathRule, draw_rule, held_out
 from playeval.games.math.written import (
     HEADER,
@@ -170,7 +170,8 @@ class MathGame(GuessRuleGame):
             return text.strip().lower()
 
     def judge_cases(self) -> Sequence[JudgeCase]:
-        return judge_cases()
+        """The template set, then the hand-written one (ids ``hw-...``)."""
+        return (*judge_cases(), *written_cases(self.judge_case_keys))
 
     def scripted_player(self, party: str, spec: MatchSpec) -> Any:
         if party == CODE_EXECUTOR:

@@ -6,10 +6,12 @@ three categories left out) or vague ('things people like'). Half are right."""
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from functools import cache
 from importlib.resources import files
 
 from playeval.core.game import JudgeCase
+from playeval.core.judge_cases import packaged_cases
 from playeval.games.static_picnic.data import load_rules
 
 _VAGUE = ("things people like to have around", "useful things", "things you can find somewhere", "ordinary objects")
@@ -84,3 +86,13 @@ def judge_cases() -> tuple[JudgeCase, ...]:
                                                                              "seen": seen},
                                    answer=guess, correct=correct, kind=kind_of_case))
     return tuple(found)
+
+
+WRITTEN = "data/judge_cases_written.jsonl"
+"""The hand-written set (``data/PROVENANCE.md``): guesses written as players phrase them, on contexts from real
+rules, not made from the templates above; the set the judge's accuracy is best read on."""
+
+
+def written_cases(keys: Mapping[str, str]) -> tuple[JudgeCase, ...]:
+    """The hand-written set, every case checked to hold ``keys`` (the game's ``judge_case_keys``)."""
+    return packaged_cases("playeval.games.static_picnic", WRITTEN, "static_picnic", keys)

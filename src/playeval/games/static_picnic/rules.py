@@ -18,7 +18,7 @@ from playeval.core.game import JudgeCase
 from playeval.core.info import GameOption, LevelInfo, Presentation, Scalar, SeatInfo
 from playeval.core.match import MatchSpec
 from playeval.games.static_picnic import prompts
-from playeval.games.static_picnic.calibration import judge_cases
+from playeval.games.static_picnic.calibration import judge_cases, written_cases
 from playeval.games.static_picnic.data import load_items, rules_of_level
 from playeval.guess_rule import JUDGE, PLAYER, GuessRuleGame, ListedRound, ListedRuleGame
 from playeval.guess_rule.baselines import StatementJudge, StatementSolver
@@ -75,7 +75,8 @@ class StaticPicnic(ListedRuleGame):
                          params=params)
 
     def judge_cases(self) -> Sequence[JudgeCase]:
-        return judge_cases()
+        """The template set, then the hand-written one (ids ``hw-...``)."""
+        return (*judge_cases(), *written_cases(self.judge_case_keys))
 
     def scripted_player(self, party: str, spec: MatchSpec) -> Any:
         rule = self.rule_of(spec)
