@@ -18,7 +18,7 @@ from playeval.core.normalize import normalize_name
 from playeval.core.registry import default_registry
 from playeval.games.undercover import Undercover, UndercoverState
 from playeval.games.undercover.calibration import MIN_RELEVANCE as CALIBRATION_RELEVANCE
-from playeval.games.undercover.calibration import SENTENCES, load_entries
+from playeval.games.undercover.calibration import SENTENCES, load_entries, pair_cases, written_cases
 from playeval.games.undercover.pairs import load_pairs
 from playeval.games.undercover.state import SCALES, Mark, Statement
 
@@ -50,7 +50,8 @@ def test_the_data_is_valid_large_and_varied() -> None:
 
 def test_the_cases_cover_every_kind_balanced() -> None:
     assert isinstance(game, JudgedGame) and isinstance(default_registry().get("undercover"), JudgedGame)
-    cases = game.judge_cases()
+    assert tuple(game.judge_cases()) == pair_cases() + written_cases()
+    cases = pair_cases()
     assert len(cases) >= 100 and len({case.id for case in cases}) == len(cases)
     assert sum(case.correct for case in cases) * 2 == len(cases)
     kinds = Counter(case.kind for case in cases)
@@ -62,19 +63,20 @@ def test_the_cases_cover_every_kind_balanced() -> None:
 
 
 def _match_ask(case: JudgeCase) -> Ask:
-    """The judge's ask in a match state built by hand: the earlier sentence judged fair, the case's sentence said
-    and its scales before the case's answered."""
+    """The judge's ask in a match state built by hand: the earlier sentences said in round 1 by civilians and judged
+    fair, the case's sentence said by the next civilian and its scales before the case's answered."""
     pair = PAIRS[case.context["pair"]]
-    spec = game.new_spec(1, 7, random.Random(7), options={"players": 4, "undercover": 1})
-    sides = {"player1": "civilian", "player2": "civilian", "player3": "undercover", "player4": "civilian"}
+    earlier = case.context["earlier"]
+    seats = tuple(f"player{n}" for n in range(1, max(4, len(earlier) + 2) + 1))
+    spec = game.new_spec(1, 7, random.Random(7), options={"players": len(seats), "undercover": 1})
+    sides = {seat: "undercover" if seat == seats[-1] else "civilian" for seat in seats}
     words = {seat: pair.civilian if side == "civilian" else pair.undercover for seat, side in sides.items()}
-    spec = spec.model_copy(update={"setup": {**spec.setup, "words": words, "sides": sides},
-                                   "seats": tuple(sides)})
+    spec = spec.model_copy(update={"setup": {**spec.setup, "words": words, "sides": sides}, "seats": seats})
     fair = (Mark("judge", "novelty", 1.0, "no"), Mark("judge", "relevance", 1.0, "yes"),
             Mark("judge", "reasonableness", 1.0, "yes"))
     scale = SCALES.index(case.context["scale"])
-    state = UndercoverState(spec=spec, statements=(
-        Statement(1, "player1", case.context["earlier"][0], fair), Statement(1, "player2", case.answer, fair[:scale])))
+    said = tuple(Statement(1, seats[n], text, fair) for n, text in enumerate(earlier))
+    state = UndercoverState(spec=spec, statements=(*said, Statement(1, seats[len(said)], case.answer, fair[:scale])))
     return game._judge_ask(state, state.statements[-1])
 
 
@@ -84,7 +86,9 @@ def test_the_asks_are_the_matchs_wording() -> None:
         ask = game.judge_case_ask(case)
         assert ask == _match_ask(case), case.id
         assert ask.role == "judge" and ask.kind == case.context["scale"]
-        assert case.answer in ask.messages[-1].content and case.context["earlier"][0] in ask.messages[-1].content
+        said = ask.messages[-1].content
+        assert case.answer in said and all(earlier in said for earlier in case.context["earlier"])
+        assert f"The player's word: {PAIRS[case.context['pair']].civilian}\n" in said, case.id
     ask = game.judge_case_ask(cases[0])
     assert f"The player's word: {PAIRS[cases[0].context['pair']].civilian}\n" in ask.messages[-1].content
     assert "Round 1, player1: " in ask.messages[-1].content
@@ -108,14 +112,15 @@ def test_relevance_passes_as_the_qa_filter() -> None:
 
 
 def test_analyze_judge_measures_the_mock_player() -> None:
-    """The mock player's judge says novelty "no" and "yes" to everything else: every true sentence and the vague
-    ones' truth right, every other case wrong."""
+    """The mock player's judge says novelty "no" and "yes" to everything else: every sentence that should pass is
+    right, every other case wrong."""
     done = CliRunner().invoke(app, ["analyze", "judge", "--model", "mock/player", "--game", "undercover",
                                     "--no-cache"], env={"COLUMNS": "300"})
     assert done.exit_code == 0, done.output
     text = " ".join(done.output.split())
-    pairs = len(load_entries())
-    assert f"undercover {8 * pairs} 50.0% 100.0% 0.0% 0" in text
-    for kind, right in (("true/novelty", pairs), ("repeat/novelty", 0), ("vague/relevance", 0),
-                        ("vague/reasonableness", pairs), ("other-word/reasonableness", 0)):
-        assert f"{kind} {right}/{pairs}" in text
+    cases = game.judge_cases()
+    assert f"undercover {len(cases)} {sum(c.correct for c in cases) / len(cases):.1%} 100.0% 0.0% 0" in text
+    for kind in ("true/novelty", "repeat/novelty", "vague/relevance", "vague/reasonableness",
+                 "other-word/reasonableness", "merged-repeat/novelty", "metaphor/relevance"):
+        of_kind = [case for case in cases if case.kind == kind]
+        assert f"{kind} {sum(c.correct for c in of_kind)}/{len(of_kind)}" in text

@@ -18,7 +18,7 @@ from typing import Any, ClassVar, Literal
 
 from playeval.core.ask import Ask, OutputConstraint
 from playeval.core.errors import ConfigError, FormatError, RuleViolation
-from playeval.core.game import GameBase, RetroOutput, RetroPoint, RetroScore
+from playeval.core.game import GameBase, JudgeCase, RetroOutput, RetroPoint, RetroScore
 from playeval.core.info import (
     Disclosure,
     LevelInfo,
@@ -30,6 +30,7 @@ from playeval.core.info import (
     Scalar,
     SeatInfo,
 )
+from playeval.core.judge_cases import packaged_cases
 from playeval.core.match import Action, MatchSpec, Outcome
 from playeval.core.messages import Message, assistant, system, user
 from playeval.core.normalize import normalize_name, same_name
@@ -49,6 +50,11 @@ STRICT_ANSWERS: tuple[str, ...] = ("Yes", "No", "Don't know")
 CONFIRM_ANSWERS: tuple[str, ...] = ("Yes", "No")
 CONFIRM_QUESTION = VerdictQuestion(answers=CONFIRM_ANSWERS, accept=("Yes",))
 """The judge's confirmation as a verdict (``core.verdicts``)."""
+_CONFIRM_SYSTEM = system(prompts.CONFIRM_SYSTEM)
+_CONFIRM_CONSTRAINT = OutputConstraint(choices=CONFIRM_ANSWERS)
+"""The judge's system message and answers: the same in every match (frozen, shared by every confirmation ask)."""
+UNNAMED_SECRET = "the object you have in mind"
+"""What the answerer and the judge are told when the person keeps the object in their head."""
 
 LIMITS = {1: 20, 2: 18, 3: 16}
 MAX_QUESTION_CHARS = 300
@@ -113,15 +119,13 @@ class Turn:
 @dataclass(frozen=True)
 class _Fixed:
     """What stays the same through a match, built once for it: the guesser's first two messages, the answerer's
-    and the judge's system messages and answer constraints, and the secret's normalised name (``spec``: the match
+    system message and answer constraint, and the secret's normalised name (``spec``: the match
     they were built for)."""
 
     spec: MatchSpec
     opening: tuple[Message, Message]
     answerer_system: Message
     answerer_constraint: OutputConstraint
-    judge_system: Message
-    judge_constraint: OutputConstraint
     secret_name: str
 
 
@@ -209,6 +213,28 @@ _GUESS_CONSTRAINTS: tuple[OutputConstraint, ...] = tuple(
     OutputConstraint(grammar=_guess_grammar(number)) for number in range(1, max(LIMITS.values()) + 1))
 
 
+def confirm_ask(secret: str, guess: str) -> Ask:
+    """The judge's ask on a guess the rules cannot settle: does ``guess`` (the object as the guess names it) name
+    ``secret``? Built here for a match and for the judge's calibration cases alike, so both ask the same words."""
+    return Ask(role=JUDGE, kind="confirm", display=prompts.GUESS_FORMAT.format(object=guess),
+               messages=(_CONFIRM_SYSTEM, user(prompts.CONFIRM_USER.format(secret=secret, guess=guess))),
+               instructions="Is that your object? Answer Yes or No.",
+               constraint=_CONFIRM_CONSTRAINT, max_tokens=8, verdict=CONFIRM_QUESTION)
+
+
+def read_answer(text: str, allowed: tuple[str, ...]) -> str:
+    """An answerer's or a judge's reply as one of ``allowed`` (case, decoration and a final full stop folded);
+    ``FormatError`` when it holds two lines or no allowed answer."""
+    lines = [line for line in text.strip().splitlines() if line.strip()]
+    if len(lines) > 1:
+        raise FormatError(f"give one answer, not two: reply with exactly one of: {', '.join(allowed)}, "
+                          "on one line.")
+    answer = _match_answer(_clean(text), allowed)
+    if answer is None:
+        raise FormatError(f"the answer must be exactly one of: {', '.join(allowed)}.")
+    return answer
+
+
 def _guess_constraint(number: int) -> OutputConstraint:
     if 1 <= number <= len(_GUESS_CONSTRAINTS):
         return _GUESS_CONSTRAINTS[number - 1]
@@ -222,6 +248,9 @@ class Akinator(GameBase):
     denies it; by default the judge is whoever holds the answerer's seat (a person who knows the object, or the
     simulated person's model, asked as a role: greedily). The transcript shows its verdict as the answer to the
     guess, on the answerer's side, as the paper's protocol has it; the log records which party decided.
+
+    The judge is measured on hand-written labelled guesses (``judge_cases``, asked by :func:`confirm_ask` as in a
+    match), so a lenient judge's wins are not taken for the guesser's.
     """
 
     id: ClassVar[str] = "akinator"
@@ -299,7 +328,7 @@ class Akinator(GameBase):
         return replace(state, fixed=self._build_fixed(state))
 
     def _build_fixed(self, state: AkinatorState) -> _Fixed:
-        secret = state.secret or "the object you have in mind"
+        secret = state.secret or UNNAMED_SECRET
         variant = state.spec.variants.get(ANSWERER, 0)
         return _Fixed(
             spec=state.spec,
@@ -307,8 +336,6 @@ class Akinator(GameBase):
                      user(prompts.OPENING.format(limit=state.limit))),
             answerer_system=system(prompts.answerer_system(variant, secret, state.answers)),
             answerer_constraint=OutputConstraint(choices=state.answers),
-            judge_system=system(prompts.CONFIRM_SYSTEM),
-            judge_constraint=OutputConstraint(choices=CONFIRM_ANSWERS),
             secret_name=normalize_name(state.secret) if state.secret else "",
         )
 
@@ -369,15 +396,10 @@ class Akinator(GameBase):
         return _feedback_text(answer, state.limit - turn.number)
 
     def _answerer_ask(self, state: AkinatorState, pending: Turn) -> Ask:
-        """The answerer's ask for a question; a guess goes to the judge role instead."""
-        secret = state.secret or "the object you have in mind"
-        fixed = self._fixed(state)
+        """The answerer's ask for a question; a guess goes to the judge role instead (:func:`confirm_ask`)."""
         if pending.kind == "guess":
-            return Ask(role=JUDGE, kind="confirm", display=prompts.GUESS_FORMAT.format(object=pending.text),
-                       messages=(fixed.judge_system,
-                                 user(prompts.CONFIRM_USER.format(secret=secret, guess=pending.text))),
-                       instructions="Is that your object? Answer Yes or No.",
-                       constraint=fixed.judge_constraint, max_tokens=8, verdict=CONFIRM_QUESTION)
+            return confirm_ask(state.secret or UNNAMED_SECRET, pending.text)
+        fixed = self._fixed(state)
         return Ask(seat=ANSWERER, kind="answer", display=pending.text,
                    messages=(fixed.answerer_system, user(pending.text)),
                    instructions="Answer with one of: " + ", ".join(state.answers),
@@ -388,14 +410,7 @@ class Akinator(GameBase):
     def parse(self, state: AkinatorState, ask: Ask, text: str) -> Action:
         if ask.seat == GUESSER:
             return self._parse_move(state, text)
-        allowed = CONFIRM_ANSWERS if ask.kind == "confirm" else state.answers
-        lines = [line for line in text.strip().splitlines() if line.strip()]
-        if len(lines) > 1:
-            raise FormatError(f"give one answer, not two: reply with exactly one of: {', '.join(allowed)}, "
-                              "on one line.")
-        answer = _match_answer(_clean(text), allowed)
-        if answer is None:
-            raise FormatError(f"the answer must be exactly one of: {', '.join(allowed)}.")
+        answer = read_answer(text, CONFIRM_ANSWERS if ask.kind == "confirm" else state.answers)
         return Action(seat=ask.seat, role=ask.role, kind=ask.kind, text=answer)
 
     def _parse_move(self, state: AkinatorState, text: str) -> Action:
@@ -514,3 +529,22 @@ class Akinator(GameBase):
                     " (a category, not an object: answered by the rules)" if turn.category else ""
                 lines.append((ANSWERER, turn.answer + suffix))
         return lines
+
+    # -- the judge's calibration set (``data/judge_cases.jsonl``: ``playeval analyze judge``) -----------------
+
+    judge_case_keys: ClassVar[Mapping[str, str]] = {
+        "secret": "the object the answerer holds, as a secret set names it ('a sofa'); the case's answer is the "
+                  "guess, the object as the guesser's guess names it ('a couch')"}
+
+    def judge_cases(self) -> Sequence[JudgeCase]:
+        """Guesses written and labelled by hand against secrets of the game's sets and everyday objects (see
+        ``data/PROVENANCE.md``): other names, spelling variants, broader and narrower names, related and wrong
+        objects."""
+        return packaged_cases("playeval.games.akinator", "data/judge_cases.jsonl", self.id)
+
+    def judge_case_ask(self, case: JudgeCase) -> Ask:
+        return confirm_ask(str(case.context["secret"]), case.answer)
+
+    def judge_case_verdict(self, ask: Ask, text: str) -> bool:
+        """The judge's reply read as a match reads it: "Yes" confirms the guess, "No" denies it."""
+        return read_answer(text, CONFIRM_ANSWERS) == "Yes"

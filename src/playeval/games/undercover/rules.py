@@ -545,7 +545,8 @@ class Undercover(GameBase):
     judge_case_keys: ClassVar[Mapping[str, str]] = {
         "pair": "the id of a concept pair of the game's pairs.json; the sentence describes its civilian word",
         "scale": "the question asked: novelty, relevance or reasonableness",
-        "earlier": "the sentences said before it, in order (a list of strings, each said by another player)"}
+        "earlier": "the sentences said before it in the round, in order (a list of 0 to 6 strings, each said by "
+                   "another player holding the same word)"}
 
     def judge_case_ask(self, case: JudgeCase) -> Ask:
         from playeval.games.undercover import calibration
