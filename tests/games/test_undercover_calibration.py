@@ -115,7 +115,15 @@ def test_analyze_judge_measures_the_mock_player() -> None:
     assert done.exit_code == 0, done.output
     text = " ".join(done.output.split())
     pairs = len(load_entries())
-    assert f"undercover {8 * pairs} 50.0% 100.0% 0.0% 0" in text
+    assert f"undercover all {8 * pairs} 50.0% [" in text and "mock/player: no calibration fitted" in text
+    for question, cases in (("novelty", 2), ("reasonableness", 4), ("relevance", 2)):
+        assert f"{question} {cases * pairs} 50.0% [" in text
+    measured = CliRunner().invoke(app, ["analyze", "judge", "--model", "mock/player", "--game", "undercover",
+                                        "--no-cache", "--json"])
+    assert measured.exit_code == 0, measured.stderr
+    overall = json.loads(measured.stdout)["overall"]
+    assert overall["cases"] == 8 * pairs and overall["accuracy"] == 0.5 and overall["unreadable"] == 0
+    assert overall["false_accept"] == 1.0 and overall["false_reject"] == 0.0 and overall["auc"] is None
     for kind, right in (("true/novelty", pairs), ("repeat/novelty", 0), ("vague/relevance", 0),
                         ("vague/reasonableness", pairs), ("other-word/reasonableness", 0)):
         assert f"{kind} {right}/{pairs}" in text
