@@ -260,10 +260,11 @@ def _print_fit(member: str, calibration: Calibration, fits: Sequence[ScaleFit], 
         table.add_column(column, justify="left" if column in ("game", "question", "applied") else "right")
     for scale in fits:
         entry = scale.entry
-        fitted = entry.fitted
+        word = scale.validation.untuned if scale.validation is not None else None
+        fitted = scale.validation.fitted if scale.validation is not None else None
         table.add_row(entry.game, entry.kind, str(entry.cases), _auc(entry.auc, entry.auc_low, entry.auc_high),
-                      f"{entry.threshold:.3f}", *(_pct(entry.untuned.get(key)) for key in _KEYS),
-                      *(_pct(fitted.get(key)) for key in _KEYS), "yes" if entry.applied else "no")
+                      f"{entry.threshold:.3f}", *_rate_cells(word, entry.untuned), *_rate_cells(fitted, entry.fitted),
+                      "yes" if entry.applied else "no")
     console = stdout()
     print_table(console, table)
     for scale in fits:
@@ -271,11 +272,19 @@ def _print_fit(member: str, calibration: Calibration, fits: Sequence[ScaleFit], 
             console.print(f"  {scale.entry.game}/{scale.entry.kind} not applied: {scale.entry.note}", markup=False)
     console.print(f"word: the model's own yes/no; fitted: a threshold on its probability of accepting, measured by "
                   f"{folds}-fold stratified cross-validation (each case judged by a threshold fitted without it; "
-                  f"folds cut to the rarer label's count). The threshold saved is fitted on every case. FA: false "
-                  f"accepts per wrong answer; FR: false rejects per right answer; bal.: balanced accuracy.")
+                  "folds cut to the rarer label's count). The threshold saved is fitted on every case. FA: false "
+                  "accepts per wrong answer; FR: false rejects per right answer; bal.: balanced accuracy. Intervals: "
+                  "Wilson for the rates, bootstrap over cases for balanced accuracy and AUC.")
 
 
 _KEYS = ("accuracy", "false_accept", "false_reject", "balanced_accuracy")
+
+
+def _rate_cells(rates: JudgeRates | None, saved: dict[str, float | None]) -> list[str]:
+    """The four rates with their intervals where the cross-validation measured them, else as saved."""
+    if rates is None:
+        return [_pct(saved.get(key)) for key in _KEYS]
+    return [_with_interval(getattr(rates, key), rates.intervals.get(key, (None, None))) for key in _KEYS]
 
 
 # --- measuring --------------------------------------------------------------------------------------------------
