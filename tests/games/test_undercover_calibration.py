@@ -119,7 +119,18 @@ def test_analyze_judge_measures_the_mock_player() -> None:
     assert done.exit_code == 0, done.output
     text = " ".join(done.output.split())
     cases = game.judge_cases()
-    assert f"undercover {len(cases)} {sum(c.correct for c in cases) / len(cases):.1%} 100.0% 0.0% 0" in text
+    share = sum(c.correct for c in cases) / len(cases)
+    assert f"undercover all {len(cases)} {share:.1%} [" in text and "mock/player: no calibration fitted" in text
+    for question in ("novelty", "reasonableness", "relevance"):
+        asked = [c for c in cases if c.context["scale"] == question]
+        assert f"{question} {len(asked)} {sum(c.correct for c in asked) / len(asked):.1%} [" in text
+    measured = CliRunner().invoke(app, ["analyze", "judge", "--model", "mock/player", "--game", "undercover",
+                                        "--no-cache", "--json"])
+    assert measured.exit_code == 0, measured.stderr
+    overall = json.loads(measured.stdout)["overall"]
+    assert overall["cases"] == len(cases) and overall["accuracy"] == pytest.approx(share)
+    assert overall["unreadable"] == 0
+    assert overall["false_accept"] == 1.0 and overall["false_reject"] == 0.0 and overall["auc"] is None
     for kind in ("true/novelty", "repeat/novelty", "vague/relevance", "vague/reasonableness",
                  "other-word/reasonableness", "merged-repeat/novelty", "metaphor/relevance"):
         of_kind = [case for case in cases if case.kind == kind]

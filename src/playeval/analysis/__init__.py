@@ -6,8 +6,35 @@ functions, ``summarize_procedural`` per run), the capability profile, and rankin
 functions, ``compare`` against other rankings).
 """
 
+from playeval.analysis.agreement import Agreement, agreement, cohen_kappa, fleiss_kappa
 from playeval.analysis.compare import Comparison, RunRanking, compare, load_rankings, run_rankings
-from playeval.analysis.judges import JudgeScore, JudgeVerdict, judge_verdicts, score_judge
+from playeval.analysis.judge_calibration import (
+    CaseVerdict,
+    JudgeReport,
+    ScaleFit,
+    case_verdicts,
+    fit_calibration,
+    fit_scale,
+    judge_report,
+    panel_rows,
+)
+from playeval.analysis.judge_stats import (
+    CrossValidation,
+    JudgeRates,
+    auc_interval,
+    cross_validate,
+    fit_threshold,
+    judge_rates,
+    roc_auc,
+)
+from playeval.analysis.judges import (
+    JudgeCaseError,
+    JudgeScore,
+    JudgeVerdict,
+    case_asks,
+    judge_verdicts,
+    score_judge,
+)
 from playeval.analysis.load import match_rows, seat_rows
 from playeval.analysis.outcomes import MatchRow, ModelResult, overall_win_rates, summarize
 from playeval.analysis.profile import Profile, SkillStanding, capability_profiles, skills
@@ -34,7 +61,13 @@ from playeval.metrics.procedural import (
 
 __all__ = [
     "JUDGEMENT_LEVELS",
+    "Agreement",
+    "CaseVerdict",
     "Comparison",
+    "CrossValidation",
+    "JudgeCaseError",
+    "JudgeRates",
+    "JudgeReport",
     "JudgeScore",
     "JudgeVerdict",
     "KendallResult",
@@ -51,14 +84,27 @@ __all__ = [
     "RetroSummary",
     "RetroTask",
     "RunRanking",
+    "ScaleFit",
     "SkillStanding",
     "TeamRule",
+    "agreement",
+    "auc_interval",
     "bluffing_metrics",
     "candidate_list_metrics",
     "capability_profiles",
+    "case_asks",
+    "case_verdicts",
+    "cohen_kappa",
     "compare",
+    "cross_validate",
     "disparity_ratio",
     "elo_intervals",
+    "fit_calibration",
+    "fit_scale",
+    "fit_threshold",
+    "fleiss_kappa",
+    "judge_rates",
+    "judge_report",
     "judge_verdicts",
     "judgement_level",
     "kendall_tau",
@@ -68,10 +114,12 @@ __all__ = [
     "metric_specs",
     "order_check",
     "overall_win_rates",
+    "panel_rows",
     "ranking_from_scores",
     "rbo",
     "rbo_permutation_test",
     "recall_by_round",
+    "roc_auc",
     "run_rankings",
     "score_judge",
     "score_retro",

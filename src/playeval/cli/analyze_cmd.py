@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +12,6 @@ from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
     Progress,
-    TaskID,
     TextColumn,
     TimeElapsedColumn,
     TimeRemainingColumn,
@@ -21,17 +19,14 @@ from rich.progress import (
 from rich.table import Table
 
 from playeval.analysis import (
-    JudgeScore,
     RetroRunner,
     capability_profiles,
     compare,
-    judge_verdicts,
     load_rankings,
     match_retros,
     match_rows,
     metric_specs,
     run_rankings,
-    score_judge,
     summarize,
     summarize_procedural,
 )
@@ -48,8 +43,9 @@ from playeval.analysis.sides import (
     team_games,
 )
 from playeval.cli.console import db_option, fail, print_table, stderr, stdout
+from playeval.cli.judge_cmd import register_judge
 from playeval.cli.team_tables import TeamCommands
-from playeval.core.game import Game, JudgedGame
+from playeval.core.game import Game
 from playeval.core.info import TeamAnalysis
 from playeval.core.registry import default_registry
 from playeval.engine import require_run
@@ -189,32 +185,6 @@ def compare_cmd(
                   "in which every model ties are left out.")
 
 
-@analyze_app.command("judge")
-def judge_cmd(
-    model: str = typer.Option(..., "--model", "-m", help="The model to measure as a judge."),
-    game: str = typer.Option(None, "--game", help="One game (default: every game with a calibration set)."),
-    no_cache: bool = typer.Option(False, "--no-cache", help="Do not read or write the response cache."),
-) -> None:
-    """Measure a model as a game's judge on the game's labelled cases: accuracy, false accepts, false rejects."""
-    registry = default_registry()
-    games = [registry.get(game)] if game else [g for g in registry if isinstance(g, JudgedGame)]
-    if not games or not all(isinstance(g, JudgedGame) for g in games):
-        fail(f"{game or 'no game'} has no judge calibration set; games with one: "
-             f"{', '.join(g.id for g in registry if isinstance(g, JudgedGame)) or 'none'}")
-    scores = asyncio.run(_judge(games, model, use_cache=not no_cache))
-    table = Table(title=f"{model} as a judge, on labelled cases", box=box.SIMPLE_HEAD, padding=(0, 1))
-    for column in ("game", "cases", "accuracy", "false accept", "false reject", "unreadable", "by kind (right/n)"):
-        table.add_column(column, justify="left" if column in ("game", "by kind (right/n)") else "right")
-    for result in scores:
-        kinds = ", ".join(f"{kind} {right}/{n}" for kind, (n, right) in result.by_kind.items())
-        table.add_row(result.game, str(result.cases), f"{result.accuracy:.1%}", _rate(result.false_accept),
-                      _rate(result.false_reject), str(result.unreadable), kinds)
-    console = stdout()
-    print_table(console, table)
-    console.print("false accept: wrong guesses the judge accepted, per wrong guess; false reject: right guesses it "
-                  "refused, per right guess; an unreadable verdict counts as wrong.")
-
-
 @analyze_app.command("rules")
 def rules_cmd(
     run_id: str = typer.Argument(None, help="Run id (default: the latest run)."),
@@ -308,24 +278,7 @@ def _rate(value: float | None) -> str:
     return "n/a" if value is None else f"{value:.1%}"
 
 
-async def _judge(games: Sequence[object], model: str, use_cache: bool) -> list[JudgeScore]:
-    async with ModelHub(use_cache=use_cache) as hub:
-        judge = hub.get(model)
-        err = stderr()
-        scores: list[JudgeScore] = []
-        for game in games:
-            assert isinstance(game, JudgedGame)
-            total = len(game.judge_cases())
-            with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                          console=err) as progress:
-                bar = progress.add_task(f"{getattr(game, 'id', '?')} cases", total=total)
-
-                def advance(_: object, task: TaskID = bar) -> None:
-                    progress.advance(task)
-
-                verdicts = await judge_verdicts(game, judge, on_case=advance)
-            scores.append(score_judge(str(getattr(game, "id", "?")), model, verdicts))
-        return scores
+register_judge(analyze_app)
 
 
 def register(app: typer.Typer) -> None:

@@ -15,6 +15,7 @@ case's id.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from importlib.resources import files
@@ -25,6 +26,7 @@ from playeval.core.errors import PlayevalError
 from playeval.core.game import JudgeCase
 
 FIELDS: tuple[str, ...] = ("game", "id", "context", "answer", "correct", "kind")
+_SAID_ID = re.compile(r'"id"\s*:\s*"([^"\\]+)"')
 
 
 class CaseFileError(PlayevalError):
@@ -77,7 +79,9 @@ def parse_cases(lines: Iterable[str], *, source: str = "<cases>") -> list[Labell
         try:
             raw: Any = json.loads(text)
         except ValueError as err:
-            raise CaseFileError(f"{_where(source, number)}: not JSON ({err})") from None
+            said = _SAID_ID.search(text)  # name the case the broken line seems to hold, to find it
+            raise CaseFileError(f"{_where(source, number, said.group(1) if said else None)}: not JSON ({err})"
+                                ) from None
         case = parse_case(raw, source=source, number=number)
         key = (case.game, case.case.id)
         if key in seen:
