@@ -135,7 +135,7 @@ def test_a_panel_with_its_members_and_their_agreement(cases: tuple[Path, Path]) 
     ([_case(1, RIGHT[0]), _case(2, WRONG[0], game="taboo")], "case m-2: taboo has no judge"),
     ([_case(7, RIGHT[0], statement="add 3")], "case m-7 (math): its context lacks seen"),
     ([_case(4, "a sentence", game="undercover", pair="no-such-pair", scale="novelty", earlier=[])],
-     "case m-4 (undercover): the game cannot ask about it (KeyError"),
+     "case m-4 (undercover): the game cannot ask about it (ValueError: case m-4: no concept pair 'no-such-pair'"),
 ])
 def test_a_bad_case_is_one_line_naming_it(cases: tuple[Path, Path], tmp_path: Path, lines: list[dict[str, object]],
                                           said: str) -> None:

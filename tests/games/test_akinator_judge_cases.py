@@ -94,5 +94,7 @@ def test_analyze_judge_measures_the_mock_player() -> None:
     assert done.exit_code == 0, done.output
     text = " ".join(done.output.split())
     wrong = sum(not case.correct for case in CASES)
-    assert f"akinator {len(CASES)} {wrong / len(CASES):.1%} 0.0% 100.0% 0" in text
-    assert f"broader {sum(case.kind == 'broader' for case in CASES)}/" in text
+    assert f"akinator confirm {len(CASES)} {wrong / len(CASES):.1%} [" in text
+    assert "0.0% [0%, " in text and "100.0% [" in text  # no false accept, every right guess refused
+    broader = sum(case.kind == "broader" for case in CASES)
+    assert f"akinator/broader {broader}/{broader}" in text
