@@ -3,7 +3,7 @@
 Outcome metrics per evaluated seat (``seat_rows``, ``match_rows``) grouped per game, model and team
 (``summarize``), the retrospective analysis (``RetroRunner``), procedural metrics (``procedural`` pure
 functions, ``summarize_procedural`` per run), the capability profile, and ranking statistics (``ranking`` pure
-functions, ``compare`` against other rankings).
+functions, ``compare`` against other rankings), and what decided a run's judge verdicts (``verdict_sources``).
 """
 
 from playeval.analysis.agreement import Agreement, agreement, cohen_kappa, fleiss_kappa
@@ -24,6 +24,7 @@ from playeval.analysis.retro_metrics import (
     score_retro,
     summarize_procedural,
 )
+from playeval.analysis.verdict_sources import VerdictSources, run_verdict_sources, verdict_lines
 from playeval.core.info import MetricSpec
 from playeval.metrics.procedural import (
     JUDGEMENT_LEVELS,
@@ -55,6 +56,7 @@ __all__ = [
     "RunRanking",
     "SkillStanding",
     "TeamRule",
+    "VerdictSources",
     "agreement",
     "bluffing_metrics",
     "candidate_list_metrics",
@@ -78,6 +80,7 @@ __all__ = [
     "rbo_permutation_test",
     "recall_by_round",
     "run_rankings",
+    "run_verdict_sources",
     "score_judge",
     "score_retro",
     "seat_rows",
@@ -85,4 +88,5 @@ __all__ = [
     "summarize",
     "summarize_procedural",
     "team_elo",
+    "verdict_lines",
 ]
