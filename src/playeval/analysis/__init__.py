@@ -3,7 +3,7 @@
 Outcome metrics per evaluated seat (``seat_rows``, ``match_rows``) grouped per game, model and team
 (``summarize``), the retrospective analysis (``RetroRunner``), procedural metrics (``procedural`` pure
 functions, ``summarize_procedural`` per run), the capability profile, and ranking statistics (``ranking`` pure
-functions, ``compare`` against other rankings).
+functions, ``compare`` against other rankings), and what decided a run's judge verdicts (``verdict_sources``).
 """
 
 from playeval.analysis.agreement import Agreement, agreement, cohen_kappa, fleiss_kappa
@@ -50,6 +50,7 @@ from playeval.analysis.retro_metrics import (
     score_retro,
     summarize_procedural,
 )
+from playeval.analysis.verdict_sources import VerdictSources, run_verdict_sources, verdict_lines
 from playeval.core.info import MetricSpec
 from playeval.metrics.procedural import (
     JUDGEMENT_LEVELS,
@@ -87,6 +88,7 @@ __all__ = [
     "ScaleFit",
     "SkillStanding",
     "TeamRule",
+    "VerdictSources",
     "agreement",
     "auc_interval",
     "bluffing_metrics",
@@ -121,6 +123,7 @@ __all__ = [
     "recall_by_round",
     "roc_auc",
     "run_rankings",
+    "run_verdict_sources",
     "score_judge",
     "score_retro",
     "seat_rows",
@@ -128,4 +131,5 @@ __all__ = [
     "summarize",
     "summarize_procedural",
     "team_elo",
+    "verdict_lines",
 ]

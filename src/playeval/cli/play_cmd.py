@@ -23,6 +23,7 @@ from playeval.core.match import MatchSpec, Outcome
 from playeval.core.registry import default_registry
 from playeval.core.rng import match_rng
 from playeval.engine import RunConfig, build_players, play_match, role_assignments, state_from_events
+from playeval.engine.calibrations import CalibrationBook, match_models, with_thresholds
 from playeval.models import DEFAULT_MODEL, ModelHub
 from playeval.players import Player, TerminalPlayer
 from playeval.store import Store
@@ -153,6 +154,9 @@ def register(app: typer.Typer) -> None:
         role: list[str] = typer.Option(None, "--role", help="Bind a role to a model: ROLE=MODEL (MODEL may be "
                                                             "'scripted'); repeatable. Default: the game's."),
         no_cache: bool = typer.Option(False, "--no-cache", help="Do not read or write the response cache."),
+        no_calibration: bool = typer.Option(False, "--no-calibration",
+                                            help="Let the judge's verdicts be its own words, even where a "
+                                                 "calibration fitted for the judge model holds a threshold."),
         db: str | None = db_option(),
     ) -> None:
         """Play a game in the terminal against models; the match is recorded like any other."""
@@ -163,11 +167,12 @@ def register(app: typer.Typer) -> None:
             fail(f"{game.id} has the seats {', '.join(names)} for a person; --as {seat} is not one of them")
         options, roles = _checked(game, option, role)
         with Store.open(db) as store:  # a store that cannot be written fails before the person is asked anything
-            asyncio.run(_play(game, model, human_seat, level, seed, not no_cache, store, options, roles))
+            asyncio.run(_play(game, model, human_seat, level, seed, not no_cache, store, options, roles,
+                              calibration=not no_calibration))
 
 
 async def _play(game: Game[Any], model: str, human_seat: str, level: int, seed: int | None, use_cache: bool,
-                store: Store, options: dict[str, Scalar], roles: dict[str, str]) -> None:
+                store: Store, options: dict[str, Scalar], roles: dict[str, str], *, calibration: bool = True) -> None:
     console = stdout()
     seed = secrets.randbelow(2**31) if seed is None else seed
     try:
@@ -185,6 +190,8 @@ async def _play(game: Game[Any], model: str, human_seat: str, level: int, seed: 
              for info in table}
     config = RunConfig(games=(game.id,), models=(model,), opponent=model, n=1, level=level, roles=roles)
     bound = role_assignments(game, config, seats, model, spec=spec)
+    if calibration:  # the match keeps the thresholds its models' verdicts are decided by
+        spec = with_thresholds(spec, CalibrationBook().thresholds(game.id, match_models(seats.values(), bound)))
     for item in live_disclosures(game, spec, (human_seat,)):
         console.print(f"{item.label}: [bold]{item.value}[/] (the model does not see it)")
     async with ModelHub(use_cache=use_cache) as hub:
@@ -193,6 +200,9 @@ async def _play(game: Game[Any], model: str, human_seat: str, level: int, seed: 
             hub.check(address)  # an unknown model, a missing key or missing weights: one line, no match recorded
         console.print(f"[bold]{game.title}[/], level {level}: {table_line(human_seat, list(seats), model, bound)}",
                       markup=True)
+        for address, thresholds in spec.thresholds.items():
+            console.print(f"({address} decides its verdicts by calibrated thresholds: {thresholds.label})",
+                          markup=False)
         match_id = store.create_match(spec=spec, seats=tuple(seats.values()), roles=bound)
         person = _Narrated(TerminalPlayer(name="you"), game, spec, human_seat, store, match_id)
         built = build_players(game, spec, tuple(seats.values()), bound, hub.get, people={human_seat: person})

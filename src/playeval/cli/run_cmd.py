@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Protocol
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
+from playeval.analysis.verdict_sources import calibration_lines
 from playeval.cli.console import db_option, fail, outcome_label, stderr
 from playeval.cli.results_cmd import print_results
 from playeval.core.info import Scalar
@@ -147,6 +148,11 @@ def register(app: typer.Typer) -> None:
                                            f"{MAX_TIMEOUT_S:g} (default: the provider's own, 60 s for remote APIs, "
                                            "300 s for local models; a call gives up after 120 s of retries). Kept "
                                            "with the run for --resume."),
+        no_calibration: bool = typer.Option(False, "--no-calibration",
+                                            help="Let every judge's verdict be its own word, even where a "
+                                                 "calibration fitted for that judge model holds a threshold (by "
+                                                 "default the threshold decides; the calibrations used are kept "
+                                                 "with the run for --resume)."),
         db: str | None = db_option(),
     ) -> None:
         """Run a batch of matches and print the results table."""
@@ -163,6 +169,9 @@ def register(app: typer.Typer) -> None:
                 check_timeout(timeout)
             except ValueError as err:
                 fail(f"--timeout: {err}")
+        if resume and no_calibration:
+            fail("--no-calibration: a resumed run decides its verdicts as it was recorded (with or without "
+                 "calibration); start a new run to change it")
         with Store.open(db) as store:
             if resume:
                 config = run_config(store, resume)
@@ -171,7 +180,8 @@ def register(app: typer.Typer) -> None:
                 config = RunConfig(games=games, level=level, models=_split(models), opponent=opponent, n=n,
                                    seed=seed, concurrency=concurrency, secret_sets=_secret_sets(secret_set, games),
                                    temperature=temperature, roles=dict(_pairs(role, "--role")),
-                                   options=_options(option, games), timeout_s=timeout)
+                                   options=_options(option, games), timeout_s=timeout,
+                                   calibration=not no_calibration)
             run_id = asyncio.run(_run(store, config, resume, use_cache=not no_cache, executor=executor,
                                       ray_address=ray_address))
             print_results(store, run_id)
@@ -183,16 +193,20 @@ async def _run(store: Store, config: RunConfig, resume: str | None, use_cache: b
     async with ModelHub(use_cache=use_cache, timeout_s=config.timeout_s) as hub:
         check_config(registry, config)  # bad levels, roles and options fail here, before anything is recorded
         # the first game number uses every game, model and role of the run; setting a match up may run code
-        check_models(hub, config, first_matches(config, registry, DEFAULT_MODEL))  # unknown models, missing keys
-        # and weights, roles' defaults included: one line, before the run is recorded
+        first = first_matches(config, registry, DEFAULT_MODEL)
+        check_models(hub, config, first)  # unknown models, missing keys and weights, roles' defaults included: one
+        # line, before the run is recorded
         runner: MatchRunner = (_ray_runner(store, registry, ray_address, use_cache) if executor == "ray"
                                else BatchRunner(store, hub, registry))
-        run_id = resume or create_run(store, registry, config, planned=True)
+        run_id = resume or create_run(store, registry, config, first=first)
+        config = run_config(store, run_id)  # as recorded: with the calibrations found for its models
         pending = pending_matches(store, run_id, registry)
         total = pending.total
         err = stderr()
         err.print(f"run [bold]{run_id}[/]: {config.label} L{config.level}, {', '.join(config.models)} "
                   f"vs {config.opponent}; {len(pending)} of {total} matches to play")
+        for line in calibration_lines(config):
+            err.print(f"  {line}", markup=False)
         if resume:
             for line in interruption_lines(store, run_id):
                 err.print(f"  {line}; playing on from their events", markup=False)

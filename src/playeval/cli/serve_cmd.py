@@ -10,6 +10,7 @@ import typer
 from pydantic import ValidationError
 
 from playeval.cli.console import db_option, fail, stderr
+from playeval.engine.calibrations import CalibrationBook
 from playeval.models import DEFAULT_MODEL, ModelHub
 from playeval.store import Store
 from playeval.store.location import default_db_url
@@ -22,8 +23,10 @@ KEEP_ALIVE_S = 75
 closes it while they think, and a move sent as it closes fails on the reused connection (the load test saw it)."""
 
 
-def _check_models(models: tuple[str, ...], use_cache: bool) -> None:
-    """Unknown models and missing API keys fail here, before the server starts, with the provider's message."""
+def _check_models(models: tuple[str, ...], use_cache: bool, *, calibration: bool = True) -> None:
+    """Unknown models and missing API keys fail here, before the server starts, with the provider's message; so
+    does a calibration file that cannot be read (the arena looks the models' calibrations up as tables are set
+    up)."""
 
     async def check() -> None:
         async with ModelHub(use_cache=use_cache) as hub:
@@ -31,6 +34,10 @@ def _check_models(models: tuple[str, ...], use_cache: bool) -> None:
                 hub.get(address)
 
     asyncio.run(check())
+    if calibration:
+        book = CalibrationBook()
+        for address in models:
+            book.calibration(address)
 
 
 def _check_port(host: str, port: int) -> None:
@@ -70,6 +77,10 @@ def register(app: typer.Typer) -> None:
         role_model: str = typer.Option(None, "--role-model",
                                        help="Model for roles a game binds to the local model (a judge), default the "
                                             "local model when served, else the first of --models."),
+        no_calibration: bool = typer.Option(False, "--no-calibration",
+                                            help="Let every judge's verdict be its own word, even where a "
+                                                 "calibration fitted for that judge model holds a threshold (or "
+                                                 "PLAYEVAL_ARENA_NO_CALIBRATION=1)."),
         role: list[str] = typer.Option(None, "--role",
                                        help="Bind a role: ROLE=BINDING or GAME.ROLE=BINDING, BINDING one of "
                                             "--models, 'local', 'seat:NAME' or 'scripted' (the game's scripted "
@@ -82,7 +93,7 @@ def register(app: typer.Typer) -> None:
 
         from playeval.web import ArenaSettings, create_app
         from playeval.web.collector import tune_collector
-        from playeval.web.settings import ENV_ROLES, parse_roles
+        from playeval.web.settings import ENV_NO_CALIBRATION, ENV_ROLES, parse_roles
 
         addresses = tuple(part.strip() for part in models.split(",") if part.strip())
         if not addresses:
@@ -92,6 +103,8 @@ def register(app: typer.Typer) -> None:
             fail("several workers need a shared PostgreSQL database: pass --db postgresql://... "
                  "(SQLite serves one process)")
         chosen: dict[str, object] = {"db": url, "models": addresses, "use_cache": not no_cache}
+        if no_calibration:
+            chosen["calibration"] = False
         for field, value in (("join_timeout_s", join_timeout), ("turn_timeout_s", turn_timeout),
                              ("role_model", role_model)):
             if value is not None:
@@ -105,7 +118,7 @@ def register(app: typer.Typer) -> None:
         except ValueError as err:
             fail(str(err))
         _check_port(host, port)
-        _check_models(settings.models, settings.use_cache)
+        _check_models(settings.models, settings.use_cache, calibration=settings.calibration)
         with Store.open(url) as store:  # creates or migrates the database now: a bad URL fails before serving
             shown = store.url
         stderr().print(f"[bold]playeval arena[/] on [bold]http://{host}:{port}/[/]  "
@@ -120,6 +133,8 @@ def register(app: typer.Typer) -> None:
         os.environ["PLAYEVAL_ARENA_MODELS"] = ",".join(settings.models)
         if no_cache:
             os.environ["PLAYEVAL_ARENA_NO_CACHE"] = "1"
+        if not settings.calibration:
+            os.environ[ENV_NO_CALIBRATION] = "1"
         os.environ["PLAYEVAL_ARENA_JOIN_TIMEOUT_S"] = str(settings.join_timeout_s)
         os.environ["PLAYEVAL_ARENA_TURN_TIMEOUT_S"] = str(settings.turn_timeout_s)
         if settings.role_model is not None:

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer, model_validator
 
 from playeval.core.info import Scalar
+from playeval.core.verdicts import Thresholds
 
 
 class MatchSpec(BaseModel):
@@ -21,6 +22,11 @@ class MatchSpec(BaseModel):
     shows a part to a seat that may not see it. ``params`` are public settings (options, the data set drawn
     from). ``variants`` maps each seat to the index of its system prompt variant. ``seats`` is this match's
     table in order; empty means the game's declared seats.
+
+    ``thresholds`` are the calibrated thresholds that decide the verdicts of the match's models (by model
+    address; ``core.verdicts``), fixed when the match is set up: a match resumed later, or played on by another
+    process, decides as it began, whatever calibration files exist by then. Empty: each verdict is the model's
+    own word. The rules never read them.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -32,6 +38,15 @@ class MatchSpec(BaseModel):
     variants: dict[str, int] = Field(default_factory=dict)
     params: dict[str, Scalar] = Field(default_factory=dict)
     seats: tuple[str, ...] = ()
+    thresholds: dict[str, Thresholds] = Field(default_factory=dict)
+
+    @model_serializer(mode="wrap")
+    def _without_empty_thresholds(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """An uncalibrated match's spec is stored as it was before thresholds were: without the empty field."""
+        data: dict[str, Any] = handler(self)
+        if not self.thresholds:
+            data.pop("thresholds", None)
+        return data
 
     @model_validator(mode="before")
     @classmethod

@@ -1,9 +1,11 @@
-"""The engine: the game master's step (batch, terminal and web alike), lineups, batch runs and resume."""
+"""The engine: the game master's step (batch, terminal and web alike), lineups, batch runs and resume, and the
+calibrated thresholds each match's judges decide by (``engine.calibrations``)."""
 
 from playeval.engine.batch import (
     BatchRunner,
     PendingMatches,
     RunInterrupted,
+    calibrated,
     check_config,
     check_models,
     create_run,
@@ -17,6 +19,7 @@ from playeval.engine.batch import (
     run_config,
     stop_reason,
 )
+from playeval.engine.calibrations import CalibrationBook, ModelCalibration, match_models, with_thresholds
 from playeval.engine.match import play_match, state_from_events
 from playeval.engine.plan import (
     MAX_N,
@@ -48,8 +51,10 @@ __all__ = [
     "SCRIPTED",
     "BatchRunner",
     "BufferedRecorder",
+    "CalibrationBook",
     "MatchOver",
     "MemoryRecorder",
+    "ModelCalibration",
     "NotYourTurn",
     "PendingMatches",
     "PlannedMatch",
@@ -62,6 +67,7 @@ __all__ = [
     "advance",
     "assignments",
     "build_players",
+    "calibrated",
     "check_config",
     "check_models",
     "create_run",
@@ -71,6 +77,7 @@ __all__ = [
     "interruption_lines",
     "interruptions",
     "iter_plan",
+    "match_models",
     "model_player",
     "pending_matches",
     "plan_matches",
@@ -85,4 +92,5 @@ __all__ = [
     "stop_reason",
     "submit",
     "take_over",
+    "with_thresholds",
 ]

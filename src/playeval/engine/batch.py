@@ -14,6 +14,7 @@ from playeval.core.events import RoleAssignment, SeatAssignment
 from playeval.core.game import Game, seat_evaluated
 from playeval.core.match import MatchSpec, Outcome
 from playeval.core.registry import GameRegistry
+from playeval.engine.calibrations import CalibrationBook
 from playeval.engine.match import play_match
 from playeval.engine.plan import SCRIPTED, PlannedMatch, RunConfig, first_matches, iter_plan
 from playeval.engine.players import build_players
@@ -145,13 +146,28 @@ def check_config(registry: GameRegistry, config: RunConfig) -> None:
                               f"{', '.join(known) or 'none'}")
 
 
-def create_run(store: Store, registry: GameRegistry, config: RunConfig, *, planned: bool = False) -> str:
+def create_run(store: Store, registry: GameRegistry, config: RunConfig, *,
+               first: Sequence[PlannedMatch] | None = None, book: CalibrationBook | None = None) -> str:
     """Check the config against the games (and plan its first game number, so a bad option fails now, unless the
-    caller has: ``planned``) and record a new run."""
+    caller has: ``first``), record the calibration of each of its models (see :func:`calibrated`) and record a
+    new run."""
     check_config(registry, config)
-    if not planned:
-        first_matches(config, registry, DEFAULT_MODEL)
+    if first is None:
+        first = first_matches(config, registry, DEFAULT_MODEL)
+    config = calibrated(config, first, book)
     return store.create_run(config.label, config.level, config.model_dump(mode="json"))
+
+
+def calibrated(config: RunConfig, first: Sequence[PlannedMatch], book: CalibrationBook | None = None) -> RunConfig:
+    """``config`` with the calibration found for each model of its plan (``first``: its first game number, which
+    uses every model of the run), unless calibration is off or the caller recorded them already. A calibration
+    file that cannot be read fails here, before the run is recorded."""
+    if not config.calibration or config.calibrations:
+        return config
+    book = book or CalibrationBook()
+    found = {address: held for address in run_addresses(first)
+             if (held := book.recorded(address, config.games)) is not None}
+    return config.model_copy(update={"calibrations": found}) if found else config
 
 
 def run_config(store: Store, run_id: str) -> RunConfig:

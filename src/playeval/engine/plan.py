@@ -16,6 +16,10 @@ Matches are interleaved by game number, then game, so a partial run covers every
 game number holds ``len(games) * len(models)`` matches (a game with one evaluated seat gets one match per model, a
 table one rotation per model), so a match's index is known without planning the ones before it: the plan is a
 generator (:func:`iter_plan`), and a run of a large ``n`` starts at once. ``n`` is at most :data:`MAX_N`.
+
+**Calibrated verdicts.** Each planned match's spec carries the thresholds its models decide their verdicts by
+(``MatchSpec.thresholds``), taken from the calibrations recorded with the run (``RunConfig.calibrations``), so
+a match plans the same on every resume and in every process.
 """
 
 from __future__ import annotations
@@ -36,6 +40,8 @@ from playeval.core.inputs import check_options
 from playeval.core.match import MatchSpec
 from playeval.core.registry import GameRegistry
 from playeval.core.rng import derive_seed, match_rng
+from playeval.core.verdicts import Thresholds
+from playeval.engine.calibrations import ModelCalibration, match_models, with_thresholds
 from playeval.models.model import MAX_TIMEOUT_S
 
 MAX_N = 100_000
@@ -52,6 +58,11 @@ class RunConfig(BaseModel):
     binds roles to models: ``judge`` for the role of that name in every game of the run, or ``akinator.judge``
     for one game's. ``options`` holds each game's options. Runs recorded before multi-game runs stored ``game``
     and ``secret_set``; they still load.
+
+    ``calibration``: whether calibrated thresholds decide the models' verdicts (``--no-calibration`` turns it
+    off). ``calibrations`` are the calibrations found for the run's models when it was recorded, by address
+    (``engine.create_run`` looks them up): a resumed run decides by these, whatever files exist by then. A run
+    recorded before calibrations were applied holds none, and resumes without.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -70,6 +81,8 @@ class RunConfig(BaseModel):
     """Seconds an attempt of a model call may take (``--timeout``); ``None``: each provider's own timeout."""
     roles: dict[str, str] = Field(default_factory=dict)
     options: dict[str, dict[str, Scalar]] = Field(default_factory=dict)
+    calibration: bool = True
+    calibrations: dict[str, ModelCalibration] = Field(default_factory=dict)
 
     @model_validator(mode="before")
     @classmethod
@@ -109,6 +122,8 @@ class RunConfig(BaseModel):
             unknown = sorted(set(keys) - set(self.games))
             if unknown:
                 raise ValueError(f"{what} given for games not in the run: {', '.join(unknown)}")
+        if self.calibrations and not self.calibration:
+            raise ValueError("calibrations are recorded only for a run with calibration on")
         return self
 
     @property
@@ -129,6 +144,15 @@ class RunConfig(BaseModel):
     def role_binding(self, game: str, role: str) -> str | None:
         """The run's binding of a game's role (``game.role`` first, then ``role``), if it names one."""
         return self.roles.get(f"{game}.{role}", self.roles.get(role))
+
+    def thresholds(self, game: str, addresses: Iterable[str]) -> dict[str, Thresholds]:
+        """The recorded thresholds each of ``addresses`` decides its verdicts by in ``game``, by address."""
+        found: dict[str, Thresholds] = {}
+        for address in addresses:
+            held = self.calibrations.get(address)
+            if held is not None and game in held.games:
+                found[address] = held.games[game]
+        return found
 
 
 @dataclass(frozen=True)
@@ -237,8 +261,9 @@ def iter_plan(config: RunConfig, registry: GameRegistry, default_model: str,
                 seats = {seat.name: _seat(seat.name, lineup[seat.name], spec, evaluated=seat.name in evaluated)
                          for seat in game.table(spec)}
                 roles = role_assignments(game, config, seats, default_model, spec=spec)
+                calibrated = with_thresholds(spec, config.thresholds(name, match_models(seats.values(), roles)))
                 yield PlannedMatch(index=index, game=name, game_number=number, rotation=rotation, seed=seed,
-                                   spec=spec, seats=tuple(seats.values()), roles=roles)
+                                   spec=calibrated, seats=tuple(seats.values()), roles=roles)
                 index += 1
 
 

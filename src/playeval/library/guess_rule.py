@@ -4,6 +4,8 @@ Every instance is a stored match: the caller holds the player's seat, the judge 
 default playeval's local model; ``scripted`` compares guesses with the rule's own words), and a game can be
 loaded by its uuid in another process (``load_game``). ``DynamicGoingOnAPicnic`` also binds its game master and
 validator (``game_master=``, ``validator=``); they move whenever they are due (at creation, after a request).
+A model judge's verdicts are decided by the calibrated threshold found for that model when the game is created
+(kept with the game, ``engine.calibrations``); ``calibration=False`` leaves them the judge's own word.
 Turns count as in every other match. Errors are ``GuessRuleError`` exceptions with a message.
 
     game = MathGuessTheRuleGame(difficulty="L2", num_init_examples=3, seed=7)
@@ -29,6 +31,7 @@ from playeval.core.inputs import check_options
 from playeval.core.registry import default_registry
 from playeval.core.rng import match_rng
 from playeval.engine import advance, build_players, ended, state_from_events, submit
+from playeval.engine.calibrations import CalibrationBook, match_models, with_thresholds
 from playeval.guess_rule.base import JUDGE, PLAYER, SKIP, Guess, GuessRuleGame, GuessState, More
 from playeval.guess_rule.writing import CODE_EXECUTOR, GAME_MASTER
 from playeval.models import DEFAULT_MODEL, ModelHub
@@ -49,7 +52,8 @@ class _GuessTheRuleGame:
     ``local`` or ``scripted``)."""
 
     def __init__(self, difficulty: str = "L1", num_init_examples: int = 2, seed: int | None = None,
-                 judge: str | None = None, db: str | None = None, **game_options: Scalar) -> None:
+                 judge: str | None = None, db: str | None = None, *, calibration: bool = True,
+                 **game_options: Scalar) -> None:
         game = default_registry().get(self.game_id)
         if not isinstance(game, GuessRuleGame):
             raise GuessRuleError(f"{self.game_id} is not a guess-the-rule game")
@@ -64,6 +68,7 @@ class _GuessTheRuleGame:
         except ConfigError as err:
             raise GuessRuleError(str(err)) from None
         self._seed = seed
+        self._calibration = calibration
         self._judge = judge or DEFAULT_MODEL
         self._bindings: dict[str, str] = {}
         self._db = db
@@ -81,6 +86,8 @@ class _GuessTheRuleGame:
         except ConfigError as err:
             raise GuessRuleError(str(err)) from None
         roles = tuple(_assignment(role, binding) for role, binding in ((JUDGE, self._judge), *self._bindings.items()))
+        if self._calibration:
+            spec = with_thresholds(spec, CalibrationBook().thresholds(self._game.id, match_models((), roles)))
         with Store.open(self._db) as store:
             self._uuid = store.create_match(spec=spec, roles=roles, seats=(
                 SeatAssignment(seat=PLAYER, player_kind="human", evaluated=True),))
@@ -228,8 +235,8 @@ class _WrittenRuleGame(_GuessTheRuleGame):
 
     def __init__(self, difficulty: str = "L1", num_init_examples: int = 2, seed: int | None = None,
                  judge: str | None = None, db: str | None = None, *, game_master: str | None = None,
-                 code_executor: str | None = None, **game_options: Scalar) -> None:
-        super().__init__(difficulty, num_init_examples, seed, judge, db, **game_options)
+                 code_executor: str | None = None, calibration: bool = True, **game_options: Scalar) -> None:
+        super().__init__(difficulty, num_init_examples, seed, judge, db, calibration=calibration, **game_options)
         self._bindings = {GAME_MASTER: game_master or DEFAULT_MODEL, CODE_EXECUTOR: code_executor or SCRIPTED}
 
 
@@ -252,7 +259,7 @@ class DynamicGoingOnAPicnic(_GuessTheRuleGame):
 
     def __init__(self, difficulty: str = "L1", num_init_examples: int = 2, seed: int | None = None,
                  judge: str | None = None, db: str | None = None, *, game_master: str | None = None,
-                 validator: str | None = None, **game_options: Scalar) -> None:
-        super().__init__(difficulty, num_init_examples, seed, judge, db, **game_options)
+                 validator: str | None = None, calibration: bool = True, **game_options: Scalar) -> None:
+        super().__init__(difficulty, num_init_examples, seed, judge, db, calibration=calibration, **game_options)
         master = game_master or DEFAULT_MODEL
         self._bindings = {"game_master": master, "validator": validator or master}

@@ -20,10 +20,12 @@ from playeval.analysis.ratings import elo_intervals, order_check
 from playeval.analysis.retro import point_seat
 from playeval.analysis.rule_games import rule_game_rows
 from playeval.analysis.sides import elo_games, elo_rule, stored_matches, summarize_sides, team_analysis, team_games
+from playeval.analysis.verdict_sources import run_verdict_sources, verdict_lines
 from playeval.core.game import Game, RetroGame, seat_evaluated
 from playeval.core.info import score_line
 from playeval.core.match import Outcome
 from playeval.core.registry import GameRegistry
+from playeval.engine.batch import run_config
 from playeval.engine.match import state_from_events
 from playeval.metrics.retro import SPLIT
 from playeval.report.data import (
@@ -84,6 +86,7 @@ def build_report(store: Store, run_id: str, registry: GameRegistry) -> ReportDat
         if s.failed_outputs:
             notes.append(f"{s.game}, {s.model}: {s.failed_outputs} retrospective outputs could not be read after "
                          "re-asks (counted as lists without the secret, or left out for judgements).")
+    notes.extend(verdict_lines(run_config(store, run_id), run_verdict_sources(store, run_id)))
     played = list(dict.fromkeys(m.game for m in matches.values()))
     games = ", ".join(played) or run.game
     shown = dict.fromkeys([*(r.game for r in results), *(s.game for s in summaries)])
@@ -91,7 +94,7 @@ def build_report(store: Store, run_id: str, registry: GameRegistry) -> ReportDat
         run_id=run_id,
         title=f"playeval run {run_id}: {games}",
         created=run.created_at.isoformat(timespec="seconds"),
-        config=dict(run.config),
+        config={key: value for key, value in run.config.items() if key != "calibrations"},  # a note says them
         outcomes=tuple(results),
         procedural=tuple(summaries),
         metric_specs={game: metric_specs(registry.get(game)) for game in shown},

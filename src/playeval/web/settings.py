@@ -20,6 +20,7 @@ ENV_TURN_TIMEOUT = "PLAYEVAL_ARENA_TURN_TIMEOUT_S"
 ENV_ROLE_MODEL = "PLAYEVAL_ARENA_ROLE_MODEL"
 ENV_SWEEP = "PLAYEVAL_ARENA_SWEEP_S"
 ENV_ROLES = "PLAYEVAL_ARENA_ROLES"
+ENV_NO_CALIBRATION = "PLAYEVAL_ARENA_NO_CALIBRATION"
 
 
 class RateLimit(BaseModel):
@@ -46,6 +47,8 @@ class ArenaSettings(BaseModel):
     that change something (start, join, move, abandon, survey, watch) and for the rest of ``/api``; ``None``
     turns a limit off. ``lease_s``: how long a process may hold a match's model move before another may take
     it over (renewed while the model thinks). ``max_live_watches``: model-vs-model matches that may run at once.
+    ``calibration``: a match's models decide their verdicts by the calibrated thresholds found for them when the
+    table is set up (kept with the match); off, every verdict is the model's own word.
 
     People at one table: an invited person who has not joined within ``join_timeout_s`` of the start, and (at a
     table where two or more people still hold their seats) a person who has not moved within
@@ -75,6 +78,7 @@ class ArenaSettings(BaseModel):
     roles: dict[str, str] = Field(default_factory=dict)
     list_limit: int = Field(default=50, ge=1, le=500)
     secure_cookies: bool = False
+    calibration: bool = True
 
     @field_validator("models")
     @classmethod
@@ -115,7 +119,8 @@ class ArenaSettings(BaseModel):
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> ArenaSettings:
         """Settings from ``PLAYEVAL_DB``, ``PLAYEVAL_ARENA_MODELS`` (comma-separated),
-        ``PLAYEVAL_ARENA_NO_CACHE`` (``1`` turns the response cache off), ``PLAYEVAL_ARENA_JOIN_TIMEOUT_S``,
+        ``PLAYEVAL_ARENA_NO_CACHE`` (``1`` turns the response cache off), ``PLAYEVAL_ARENA_NO_CALIBRATION`` (``1``
+        lets every verdict be the model's own word), ``PLAYEVAL_ARENA_JOIN_TIMEOUT_S``,
         ``PLAYEVAL_ARENA_TURN_TIMEOUT_S``, ``PLAYEVAL_ARENA_SWEEP_S`` (seconds), ``PLAYEVAL_ARENA_ROLE_MODEL`` and
         ``PLAYEVAL_ARENA_ROLES`` (comma-separated ``ROLE=BINDING``, e.g. ``judge=scripted``); the rest keep their
         defaults."""
@@ -127,6 +132,8 @@ class ArenaSettings(BaseModel):
             values["models"] = tuple(part for part in env[ENV_MODELS].split(","))
         if env.get(ENV_NO_CACHE, "").strip() in {"1", "true", "yes"}:
             values["use_cache"] = False
+        if env.get(ENV_NO_CALIBRATION, "").strip() in {"1", "true", "yes"}:
+            values["calibration"] = False
         for name, field in ((ENV_JOIN_TIMEOUT, "join_timeout_s"), (ENV_TURN_TIMEOUT, "turn_timeout_s"),
                             (ENV_SWEEP, "sweep_s"), (ENV_ROLE_MODEL, "role_model")):
             if env.get(name, "").strip():

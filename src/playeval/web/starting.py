@@ -8,7 +8,9 @@ object in their head) and ``None`` otherwise. Roles are bound as batch runs bind
 (``engine.plan.role_assignments``), the arena's ``roles`` setting first: ``local`` means the arena's role model,
 ``seat:NAME`` whoever holds that seat (refused, 422, for a role whose asks show what that seat may not
 see: ``core.hidden.check_role_seat``), ``scripted`` the game's scripted player. Every person's seat gets its
-own token; the store keeps only their hashes.
+own token; the store keeps only their hashes. The match's spec keeps the calibrated thresholds its models decide
+their verdicts by (``engine.calibrations``; each model's calibration looked up once per process), unless the
+arena's ``calibration`` setting is off.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from playeval.core.info import Scalar, SeatInfo, panel_options
 from playeval.core.inputs import check_inputs, check_options, inputs_for
 from playeval.core.match import MatchSpec
 from playeval.core.rng import match_rng
+from playeval.engine.calibrations import CalibrationBook, match_models, with_thresholds
 from playeval.store import Store
 from playeval.web.bodies import PERSON, RANDOM, StartMatch, StartWatch
 from playeval.web.errors import Busy, Invalid
@@ -55,6 +58,7 @@ class TableMaker:
         self.settings = settings
         self.games = games
         self._draw = random.SystemRandom()
+        self._calibrations = CalibrationBook() if settings.calibration else None
 
     def model(self, address: str | None) -> str:
         """A model the arena serves: the one named, or one drawn at random."""
@@ -70,6 +74,14 @@ class TableMaker:
             return bind_roles(game, spec, seats, self.settings.local_model, self.settings.roles)
         except ConfigError as err:
             raise Invalid(str(err)) from None
+
+    def _calibrated(self, game: Game[Any], spec: MatchSpec, seats: Mapping[str, SeatAssignment],
+                    roles: tuple[RoleAssignment, ...], stand_in: str | None) -> MatchSpec:
+        """``spec`` with the thresholds of the match's models (the stand-in's too: it may take a person's seat)."""
+        if self._calibrations is None:
+            return spec
+        return with_thresholds(spec, self._calibrations.thresholds(game.id, match_models(seats.values(), roles,
+                                                                                         stand_in)))
 
     def _level(self, game: Game[Any], level: int) -> int:
         levels = [info.level for info in game.levels]
@@ -139,9 +151,11 @@ class TableMaker:
         if beyond:  # an option made the table smaller than the game's declared seats (Undercover's players)
             raise Invalid(f"this {game.id} table seats {', '.join(seats)}, not {', '.join(beyond)}")
         tokens = {name: new_token() for name in people}
+        roles = self._roles(game, spec, seats)
         match_id = self.store.create_web_match(
-            spec=spec, seats=list(seats.values()), mode="play", people={n: token_hash(t) for n, t in tokens.items()},
-            joined=(seat,), anonymous=drawn, roles=self._roles(game, spec, seats), stand_in=table_model)
+            spec=self._calibrated(game, spec, seats, roles, table_model), seats=list(seats.values()), mode="play",
+            people={n: token_hash(t) for n, t in tokens.items()}, joined=(seat,), anonymous=drawn, roles=roles,
+            stand_in=table_model)
         invites = tuple(InviteView(seat=name, url=join_path(match_id, tokens[name])) for name in invited)
         return NewTable(match_id=match_id, seat=seat, token=tokens[seat], invites=invites)
 
@@ -159,9 +173,10 @@ class TableMaker:
         if len(live) >= self.settings.max_live_watches:
             raise Busy("too many model-vs-model matches are running; watch one of them or try again later")
         seats = {info.name: _assignment(info, spec, models[info.name]) for info in game.table(spec)}
-        return self.store.create_web_match(spec=spec, seats=list(seats.values()), mode="watch", people={},
-                                           anonymous=False, roles=self._roles(game, spec, seats),
-                                           stand_in=None)
+        roles = self._roles(game, spec, seats)
+        return self.store.create_web_match(spec=self._calibrated(game, spec, seats, roles, None),
+                                           seats=list(seats.values()), mode="watch", people={}, anonymous=False,
+                                           roles=roles, stand_in=None)
 
 
 def _check_seat(game: Game[Any], declared: Mapping[str, SeatInfo], seat: str) -> None:
