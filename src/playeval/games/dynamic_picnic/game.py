@@ -27,7 +27,7 @@ from typing import Any, ClassVar
 from playeval.core.ask import Ask
 from playeval.core.errors import ConfigError, RuleViolation
 from playeval.core.game import JudgeCase
-from playeval.core.info import Disclosure, GameOption, LevelInfo, Presentation, RoleInfo, Scalar, SeatInfo
+from playeval.core.info import Disclosure, GameOption, LevelInfo, Presentation, RoleInfo, Scalar, SeatInfo, panel_role
 from playeval.core.match import Action, MatchSpec, Outcome
 from playeval.core.panel import Panel
 from playeval.games.dynamic_picnic import prompts
@@ -253,7 +253,7 @@ class DynamicPicnic(ListedRuleGame):
             return ScriptedGameMaster(spec)
         if party == VALIDATOR:
             return ScriptedValidator(spec)
-        if party == JUDGE:
+        if panel_role(party) == JUDGE:
             return ScriptedJudge()
         if spec.setup.get("source") == BANK:
             round_ = self.rule_of(spec)

@@ -26,7 +26,7 @@ from typing import Any, ClassVar
 from playeval.core.ask import Ask
 from playeval.core.errors import ConfigError
 from playeval.core.game import JudgeCase
-from playeval.core.info import GameOption, LevelInfo, Presentation, RoleInfo, Scalar, SeatInfo
+from playeval.core.info import GameOption, LevelInfo, Presentation, RoleInfo, Scalar, SeatInfo, panel_role
 from playeval.core.match import MatchSpec
 from playeval.core.rng import derive_seed
 from playeval.games.functions_picnic import prompts
@@ -148,7 +148,7 @@ class FunctionsPicnic(ListedRuleGame):
             if self._check is None:
                 self._check = WrittenRuleCheck(self._rule_evaluator())
             return CodeExecutor(self._check)
-        if party == JUDGE:
+        if panel_role(party) == JUDGE:
             return StatementJudge(None if written else self.rule_of(spec).statement)
         if party == GAME_MASTER:
             raise ConfigError("functions_picnic: the game_master writes the rule's code; bind it to a model "

@@ -21,7 +21,7 @@ from typing import Any, ClassVar
 from playeval.core.ask import Ask, Reply
 from playeval.core.errors import ConfigError
 from playeval.core.game import JudgeCase
-from playeval.core.info import GameOption, LevelInfo, Presentation, RoleInfo, Scalar, SeatInfo
+from playeval.core.info import GameOption, LevelInfo, Presentation, RoleInfo, Scalar, SeatInfo, panel_role
 from playeval.core.match import MatchSpec
 from playeval.core.rng import derive_seed
 from playeval.games.math import prompts
@@ -179,7 +179,7 @@ class MathGame(GuessRuleGame):
             return ProceduralGameMaster(draw_rule(spec.level, random.Random(derive_seed(spec.seed, self.id,
                                                                                         "scripted game master"))))
         written = self.writes_rule(spec)
-        if party == JUDGE:
+        if panel_role(party) == JUDGE:
             return StatementJudge(None if written else self.rule_of(spec).describe())
         if written:
             raise ConfigError("math: with rules=generated no scripted player knows the rule; seat a model or a "

@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 
 from playeval.core.errors import ConfigError
 from playeval.core.game import JudgeCase
-from playeval.core.info import GameOption, LevelInfo, Presentation, Scalar, SeatInfo
+from playeval.core.info import GameOption, LevelInfo, Presentation, Scalar, SeatInfo, panel_role
 from playeval.core.match import MatchSpec
 from playeval.games.static_picnic import prompts
 from playeval.games.static_picnic.calibration import judge_cases
@@ -79,5 +79,5 @@ class StaticPicnic(ListedRuleGame):
 
     def scripted_player(self, party: str, spec: MatchSpec) -> Any:
         rule = self.rule_of(spec)
-        return StatementJudge(rule.statement) if party == JUDGE else StatementSolver(rule.statement,
+        return StatementJudge(rule.statement) if panel_role(party) == JUDGE else StatementSolver(rule.statement,
                                                                                     self.held_out(rule))
