@@ -6,6 +6,7 @@ functions, ``summarize_procedural`` per run), the capability profile, and rankin
 functions, ``compare`` against other rankings).
 """
 
+from playeval.analysis.agreement import Agreement, agreement, cohen_kappa, fleiss_kappa
 from playeval.analysis.compare import Comparison, RunRanking, compare, load_rankings, run_rankings
 from playeval.analysis.judges import JudgeScore, JudgeVerdict, judge_verdicts, score_judge
 from playeval.analysis.load import match_rows, seat_rows
@@ -34,6 +35,7 @@ from playeval.metrics.procedural import (
 
 __all__ = [
     "JUDGEMENT_LEVELS",
+    "Agreement",
     "Comparison",
     "JudgeScore",
     "JudgeVerdict",
@@ -53,12 +55,15 @@ __all__ = [
     "RunRanking",
     "SkillStanding",
     "TeamRule",
+    "agreement",
     "bluffing_metrics",
     "candidate_list_metrics",
     "capability_profiles",
+    "cohen_kappa",
     "compare",
     "disparity_ratio",
     "elo_intervals",
+    "fleiss_kappa",
     "judge_verdicts",
     "judgement_level",
     "kendall_tau",

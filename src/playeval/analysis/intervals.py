@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import math
+import random
 import statistics
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import TypeVar
+
+T = TypeVar("T")
 
 Z_95 = 1.959963984540054
 
@@ -53,4 +57,29 @@ def t_interval(values: Sequence[float], *, bounds: tuple[float, float] | None = 
     low, high = mean - half, mean + half
     if bounds is not None:
         low, high = max(bounds[0], low), min(bounds[1], high)
+    return low, high
+
+
+def bootstrap_interval(items: Sequence[T], statistic: Callable[[Sequence[T]], float | None], *,
+                       resamples: int = 1000, level: float = 0.95, seed: int = 0) -> tuple[float | None, float | None]:
+    """The percentile bootstrap interval of ``statistic`` over ``items``: each resample draws as many items as
+    there are, with replacement (``random.Random(seed)``, so the interval is the same on every run). A resample on
+    which the statistic is undefined (``None``: a kappa of raters who all said the same) is left out; ``None``s
+    when none is defined."""
+    if resamples < 1 or not 0.0 < level < 1.0:
+        raise ValueError("resamples must be at least 1 and level within (0, 1)")
+    if not items:
+        return None, None
+    rng = random.Random(seed)
+    values: list[float] = []
+    for _ in range(resamples):
+        value = statistic([items[rng.randrange(len(items))] for _ in items])
+        if value is not None:
+            values.append(value)
+    if not values:
+        return None, None
+    values.sort()
+    tail = (1.0 - level) / 2.0
+    low = values[min(len(values) - 1, int(tail * len(values)))]
+    high = values[max(0, math.ceil((1.0 - tail) * len(values)) - 1)]
     return low, high

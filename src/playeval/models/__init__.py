@@ -11,6 +11,16 @@ Models never touch the playeval store; their response cache is a separate file.
 """
 
 from playeval.models.cache import ResponseCache, default_cache_path
+from playeval.models.calibration import (
+    Calibration,
+    CalibrationEntry,
+    CalibrationError,
+    calibration_dirs,
+    find_calibration,
+    load_calibration,
+    model_identity,
+    save_calibration,
+)
 from playeval.models.catalog import DEFAULT_MODEL, KNOWN_LOCAL_MODELS
 from playeval.models.errors import MissingAPIKey, MissingWeights, ModelError, TransientModelError, UnknownModel
 from playeval.models.model import MAX_TIMEOUT_S, Model, check_timeout, to_call_record
@@ -23,6 +33,9 @@ __all__ = [
     "DEFAULT_MODEL",
     "KNOWN_LOCAL_MODELS",
     "MAX_TIMEOUT_S",
+    "Calibration",
+    "CalibrationEntry",
+    "CalibrationError",
     "GenerationConfig",
     "MissingAPIKey",
     "MissingWeights",
@@ -38,7 +51,12 @@ __all__ = [
     "TransientModelError",
     "UnknownModel",
     "Usage",
+    "calibration_dirs",
     "check_timeout",
     "default_cache_path",
+    "find_calibration",
+    "load_calibration",
+    "model_identity",
+    "save_calibration",
     "to_call_record",
 ]
