@@ -16,6 +16,10 @@ classifier too weak to confirm levels (the local 1.5B model rated every rule L2 
 
 Both roles default to the local model; ``--role game_master=M --role validator=M`` binds them (a stronger
 validator than game master is allowed).
+
+The ``judge`` may be a panel (``--role judge=A,B,C``): the majority of its members' verdicts rules, a tie goes to
+their mean probability of accepting when every member recorded one, else the guess is refused
+(``guess_rule.base``, ``core.judge_panel``).
 """
 
 from __future__ import annotations

@@ -15,6 +15,10 @@ The ``rules`` option says where the match's rule comes from:
 
 Either way the game itself runs no code: a library rule's values are computed before the match (so that a spec
 holds the whole round, as the other picnic games' do), a written rule's arrive as a recorded reply.
+
+The ``judge`` may be a panel (``--role judge=A,B,C``): the majority of its members' verdicts rules, a tie goes to
+their mean probability of accepting when every member recorded one, else the guess is refused
+(``guess_rule.base``, ``core.judge_panel``).
 """
 
 from __future__ import annotations

@@ -10,6 +10,10 @@ in which the ``game_master`` role writes ``generate_next(current_value, index)``
 ``code_executor`` role runs it in the sandbox and accepts it or says why not (``written``); three rejections
 abort the match. With ``--role game_master=scripted`` the game master writes the procedural rule of the match's
 seed as code, an offline check of the whole path.
+
+The ``judge`` may be a panel (``--role judge=A,B,C``): the majority of its members' verdicts rules, a tie goes to
+their mean probability of accepting when every member recorded one, else the guess is refused
+(``guess_rule.base``, ``core.judge_panel``).
 """
 
 from __future__ import annotations

@@ -5,6 +5,10 @@ three at once at L3, such as "small sweet-tasting solid food"). A match draws on
 of its level and, from the match's seed, the order in which its items are shown: each example unit is one item
 that may come and one that may not. Up to five items of each kind are kept apart for the rule-application check
 (balanced yes and no). The flow is the shared ``playeval.guess_rule.GuessRuleGame``.
+
+The ``judge`` may be a panel (``--role judge=A,B,C``): the majority of its members' verdicts rules, a tie goes to
+their mean probability of accepting when every member recorded one, else the guess is refused
+(``guess_rule.base``, ``core.judge_panel``).
 """
 
 from __future__ import annotations
