@@ -441,8 +441,8 @@ def test_a_judge_panel_binding_seats_one_member_per_model_and_tells_the_spec() -
     single = plan_matches(config.model_copy(update={"roles": {"judge": "mock/a"}}), registry, "mock/player")
     assert single[0].spec.params["judges"] == 1 and [r.role for r in single[0].roles] == ["judge"]
     with pytest.raises(ConfigError, match="takes one model"):  # only a panel role takes several
-        plan_matches(RunConfig(games=("static_picnic",), models=("mock/player",), opponent="mock/player", n=1,
-                               roles={"judge": "mock/a,mock/b"}), registry, "mock/player")
+        plan_matches(RunConfig(games=("math",), models=("mock/player",), opponent="mock/player", n=1,
+                               roles={"game_master": "mock/a,mock/b"}), registry, "mock/player")
 
 
 async def test_two_judges_play_a_match_each_asked_as_its_panel_member() -> None:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from playeval.analysis.intervals import wilson_interval
 from playeval.core.registry import GameRegistry
 from playeval.engine.match import state_from_events
-from playeval.guess_rule import PLAYER, GuessRuleGame, GuessState
+from playeval.guess_rule import PLAYER, Guess, GuessRuleGame, GuessState
 from playeval.store import Store
 
 PASSING = 0.8
@@ -43,15 +43,23 @@ class RuleGameRow:
     judged: int
 
 
+def guess_passes(game: GuessRuleGame, state: GuessState, guess: Guess, passing: float) -> bool | None:
+    """Whether ``guess``'s rule-application check got at least ``passing`` of the held-out items right (``None``:
+    the check was skipped or not made, or the rule has no held-out items)."""
+    answers = [game.normalize_answer(item.answer) for item in game.held_out(state.rule)]
+    if not guess.applied or not answers:
+        return None
+    right = sum(1 for got, want in zip(guess.applied, answers, strict=False) if got == want) / len(answers)
+    return right >= passing
+
+
 def _guess_checks(game: GuessRuleGame, state: GuessState, passing: float) -> list[tuple[bool, bool]]:
     """(check passed, judge said yes) for each guess that has both."""
-    answers = [game.normalize_answer(item.answer) for item in game.held_out(state.rule)]
     found: list[tuple[bool, bool]] = []
     for guess in state.guesses:
-        if not guess.applied or guess.verdict is None or not answers:
-            continue
-        right = sum(1 for got, want in zip(guess.applied, answers, strict=False) if got == want) / len(answers)
-        found.append((right >= passing, guess.verdict == "yes"))
+        passed = guess_passes(game, state, guess, passing)
+        if passed is not None and guess.verdict is not None:
+            found.append((passed, guess.verdict == "yes"))
     return found
 
 

@@ -59,9 +59,14 @@ def calibration_lines(config: RunConfig) -> list[str]:
     return lines
 
 
-def verdict_lines(config: RunConfig, sources: VerdictSources) -> list[str]:
+def verdict_lines(config: RunConfig | None, sources: VerdictSources) -> list[str]:
     """How many verdicts each source decided, and the calibration lines; nothing for a run that recorded no verdict
-    and found no calibration (a game without judges, or a run stored before verdicts were recorded)."""
+    and found no calibration (a game without judges, or a run stored before verdicts were recorded). ``config``:
+    ``None`` for a run stored without a run configuration (made by the store's API, not ``playeval run``), which
+    says nothing of calibration."""
+    if config is None:
+        return verdict_lines(RunConfig.model_construct(calibration=True, calibrations={}), sources)[:1] \
+            if sources.total else []
     if not sources.total and config.calibration and not config.calibrations:
         return []
     lines: list[str] = []

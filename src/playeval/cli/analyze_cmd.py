@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
+import json
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +32,7 @@ from playeval.analysis import (
     summarize,
     summarize_procedural,
 )
+from playeval.analysis.judge_agreement import RunAgreement, run_agreement
 from playeval.analysis.ratings import SeatResult, elo_intervals, order_check
 from playeval.analysis.rule_games import PASSING, rule_game_rows
 from playeval.analysis.sides import (
@@ -213,6 +216,85 @@ def rules_cmd(
     console.print(f"win: accepted by the judge role (a forfeit is a loss); check acc.: the last rule-application "
                   f"check of each match; judge agrees: of the guesses both judged and checked, the share where the "
                   f"judge accepted exactly those that got at least {passing:.0%} of the held-out items right.")
+
+
+@analyze_app.command("agreement")
+def agreement_cmd(
+    run_id: str = typer.Argument(None, help="Run id (default: the latest run)."),
+    passing: float = typer.Option(PASSING, "--pass", help="Share of held-out items a guess must get right to "
+                                                         "pass the rule-application check."),
+    resamples: int = typer.Option(1000, "--resamples", min=1, help="Bootstrap resamples of the questions."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the bootstrap."),
+    as_json: bool = typer.Option(False, "--json", help="Print the numbers as JSON instead of tables."),
+    db: str | None = db_option(),
+) -> None:
+    """How the run's judges agreed: panel members with each other (unanimous share, Cohen's or Fleiss' kappa,
+    bootstrap 95% intervals) per game and scale, the rule games' judges with the rule-application check, and
+    what decided each verdict (the model's word, a calibrated threshold, the rules)."""
+    with Store.open(db, write=False) as store:
+        run_id = require_run(store, run_id)
+        found = run_agreement(store, run_id, default_registry(), passing=passing, resamples=resamples, seed=seed)
+    if not (found.agreement or found.checks or found.decided):
+        fail(f"run {run_id} has no judge's verdict (no game of it asks a judged role)")
+    if as_json:
+        typer.echo(json.dumps(dataclasses.asdict(found), indent=2))
+        return
+    _print_agreement(found)
+
+
+def _interval(value: float | None, low: float | None, high: float | None, percent: bool) -> str:
+    if value is None:
+        return "n/a"
+    shown = _rate if percent else _fixed
+    return f"{shown(value)} [{shown(low)}, {shown(high)}]"
+
+
+def _fixed(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:.2f}"
+
+
+def _print_agreement(found: RunAgreement) -> None:
+    console = stdout()
+    if found.agreement:
+        table = Table(title=f"run {found.run_id}: agreement of judge panels", box=box.SIMPLE_HEAD, padding=(0, 1))
+        for column in ("game", "role", "scale", "members", "questions", "unanimous [95% CI]", "kappa",
+                       "kappa [95% CI]", "left out"):
+            table.add_column(column, justify="left" if column in ("game", "role", "scale", "kappa") else "right")
+        for row in found.agreement:
+            table.add_row(row.game, row.role, row.kind, str(row.members), str(row.questions),
+                          _interval(row.unanimous, row.unanimous_low, row.unanimous_high, True),
+                          "Cohen" if row.method == "cohen" else "Fleiss",
+                          _interval(row.kappa, row.kappa_low, row.kappa_high, False), str(row.left_out))
+        print_table(console, table)
+        console.print("unanimous: questions every member decided alike; kappa: agreement beyond what each member's "
+                      "own accept rate gives by chance (Cohen's for two members, Fleiss' for more; n/a when every "
+                      "member always said the same); intervals: percentile bootstrap over the questions. A scale "
+                      "with three answers counts as passed or not; left out: questions a member gave no verdict on.")
+    else:
+        console.print(f"run {found.run_id} has no panel of two or more judges; bind several models to a judge role "
+                      "(--role judge=A,B) to measure their agreement.")
+    if found.checks:
+        table = Table(title=f"run {found.run_id}: judges against the rule-application check", box=box.SIMPLE_HEAD,
+                      padding=(0, 1))
+        for column in ("game", "judge", "model", "judged", "agrees [95% CI]"):
+            table.add_column(column, justify="left" if column in ("game", "judge", "model") else "right")
+        for check in found.checks:
+            table.add_row(check.game, check.judge, check.model or "-", str(check.judged),
+                          _interval(check.agreement, check.low, check.high, True))
+        print_table(console, table)
+        console.print(f"agrees: of the guesses judged whose check was made, the share where the verdict accepted "
+                      f"exactly those that got at least {found.passing:.0%} of the held-out items right (Wilson 95% "
+                      f"intervals); panel: the panel's verdict, beside each member's.")
+    table = Table(title=f"run {found.run_id}: what decided the verdicts", box=box.SIMPLE_HEAD, padding=(0, 1))
+    for column in ("game", "question", "word", "threshold", "rules", "unrecorded"):
+        table.add_column(column, justify="left" if column in ("game", "question") else "right")
+    for decided in found.decided:
+        table.add_row(decided.game, decided.kind, str(decided.word), str(decided.threshold), str(decided.rules),
+                      str(decided.unrecorded))
+    print_table(console, table)
+    console.print("word: the model's own answer; threshold: a calibrated threshold on its probability of accepting; "
+                  "rules: the game's rules, no judge asked; unrecorded: a verdict with no record (a scripted judge, "
+                  "a person).")
 
 
 @analyze_app.command("elo")

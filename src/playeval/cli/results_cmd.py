@@ -13,7 +13,8 @@ from playeval.analysis.verdict_sources import run_verdict_sources, verdict_lines
 from playeval.cli.console import db_option, print_table, stdout
 from playeval.cli.team_tables import print_counts
 from playeval.core.registry import default_registry
-from playeval.engine import interruption_lines, require_run, run_config
+from playeval.engine import interruption_lines, require_run
+from playeval.engine.batch import recorded_config
 from playeval.models.pricing import format_usd
 from playeval.store import Store
 
@@ -72,7 +73,7 @@ def print_results(store: Store, run_id: str) -> None:
                           + "; ".join(f"{game}: {info.label}" for game, info in scores.items()) + ".")
     for game in team_games(default_registry(), [result.game for result in results]):
         print_counts(store, run_id, game)
-    for line in verdict_lines(run_config(store, run_id), run_verdict_sources(store, run_id)):
+    for line in verdict_lines(recorded_config(store, run_id), run_verdict_sources(store, run_id)):
         console.print(line, markup=False)
     print_costs(run_costs(store, run_id))
 

@@ -68,6 +68,7 @@ from playeval.core.info import (
     skills_of,
 )
 from playeval.core.inputs import check_inputs, check_options, inputs_for
+from playeval.core.judge_panel import MemberVerdict, PanelVerdict, panel_verdict
 from playeval.core.match import Action, MatchSpec, Outcome, SeatResult
 from playeval.core.messages import Message
 from playeval.core.panel import FormAction, FormField, MoveForm, Panel, PanelCounter, PanelList
@@ -102,6 +103,7 @@ __all__ = [
     "MatchSpec",
     "MatchStarted",
     "MeasureGroup",
+    "MemberVerdict",
     "Message",
     "MetricSpec",
     "MoveError",
@@ -112,6 +114,7 @@ __all__ = [
     "Panel",
     "PanelCounter",
     "PanelList",
+    "PanelVerdict",
     "PersonInput",
     "PlayevalError",
     "PlotKind",
@@ -155,6 +158,7 @@ __all__ = [
     "panel_of",
     "panel_options",
     "panel_role",
+    "panel_verdict",
     "parse_event",
     "person_seat",
     "replay",

@@ -9,6 +9,8 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from pydantic import ValidationError
+
 from playeval.core.errors import ConfigError, NotFoundError, PlayevalError
 from playeval.core.events import RoleAssignment, SeatAssignment
 from playeval.core.game import Game, seat_evaluated
@@ -172,6 +174,15 @@ def calibrated(config: RunConfig, first: Sequence[PlannedMatch], book: Calibrati
 
 def run_config(store: Store, run_id: str) -> RunConfig:
     return RunConfig.model_validate(store.get_run(run_id).config)
+
+
+def recorded_config(store: Store, run_id: str) -> RunConfig | None:
+    """The run's configuration, or ``None`` for a run stored without one (made through the store's API rather than
+    ``playeval run``): what reports read, where a missing configuration only leaves a note out."""
+    try:
+        return run_config(store, run_id)
+    except ValidationError:
+        return None
 
 
 def run_addresses(plan: Sequence[PlannedMatch]) -> list[str]:

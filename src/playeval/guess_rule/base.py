@@ -7,6 +7,14 @@ held-out items (the judge-free rule-application check, recorded as the seat's sc
 rules on the guess. The player wins on an accepted guess; the game ends at ``max_turns``, or when a guess made
 after every example was shown is refused (the examples ran out). The rule is revealed at the end.
 
+**A panel of judges** (``--role judge=A,B,C``: members ``judge``, ``judge#2``, ``judge#3``; their number is the
+spec's ``judges`` param, absent for one judge). Each member is asked the same question in turn and its verdict is
+kept with the guess (``Guess.panel``); once all have answered, the panel's verdict is the majority's, and a tie
+goes to the members' mean probability of accepting (at least 0.5 accepts) when every member's action recorded one
+(``core.verdicts``), else the guess is refused (``core.judge_panel``). The player reads each member's verdict as
+it comes and the panel's; every member's reason is held until the end, as a single judge's is. One judge plays
+exactly as before: its verdict is the guess's.
+
 A game derives from :class:`GuessRuleGame` and gives what is its own: the rule (``rule_of``), how many example
 units there are and how a range of them reads, the held-out items with their answers, the texts, and the judge's
 wording. The state machine, the parsing, the outcome and the transcript are here, once.
@@ -35,7 +43,8 @@ from typing import Any, ClassVar, Literal
 from playeval.core.ask import Ask, OutputConstraint
 from playeval.core.errors import ConfigError, FormatError, RuleViolation
 from playeval.core.game import GameBase, JudgeCase
-from playeval.core.info import Disclosure, GameOption, RoleInfo, Scalar, ScoreInfo
+from playeval.core.info import Disclosure, GameOption, RoleInfo, Scalar, ScoreInfo, panel_member, panel_role
+from playeval.core.judge_panel import MemberVerdict, action_p_accept, panel_verdict
 from playeval.core.match import Action, MatchSpec, Outcome, SeatResult
 from playeval.core.messages import Message, assistant, system, user
 from playeval.core.panel import Panel, PanelList
@@ -44,6 +53,8 @@ from playeval.guess_rule.writing import CODE_EXECUTOR, GAME_MASTER, GENERATED, D
 
 PLAYER = "player"
 JUDGE = "judge"
+JUDGES = "judges"
+"""The param (and the panel option) that holds the number of judges of a panel (``RoleInfo.panel_option``)."""
 SKIP = "skip"
 """The reply that skips the rule-application check (a person may; a model's grammar does not allow it)."""
 MAX_GUESS_CHARS = 300
@@ -149,6 +160,10 @@ class Guess:
     applied: tuple[str, ...] | None = None
     verdict: str | None = None
     reason: str | None = None
+    """The judge's reason; a panel's: each member's that gave one, ``member: reason``, joined by ``; ``."""
+    panel: tuple[MemberVerdict, ...] = ()
+    """A panel's members' verdicts, in the order they answered (empty for one judge, whose verdict is the
+    guess's own)."""
 
 
 @dataclass(frozen=True)
@@ -166,6 +181,11 @@ class GuessState:
     @property
     def limit(self) -> int:
         return int(self.spec.params["max_turns"])
+
+    @property
+    def judges(self) -> int:
+        """The judges of the panel (1 unless the role was bound to several models)."""
+        return int(self.spec.params.get(JUDGES, 1))
 
     @property
     def guesses(self) -> tuple[Guess, ...]:
@@ -197,10 +217,11 @@ class GuessRuleGame(GameBase):
 
     id: ClassVar[str]
     roles: ClassVar[tuple[RoleInfo, ...]] = (
-        RoleInfo(name=JUDGE, does="decides whether a guess states the concealed rule", default="local",
-                 sees=("rule",), held=(REASON,)),)
+        RoleInfo(name=JUDGE, does="decides whether a guess states the concealed rule; several models make a panel "
+                                  "(judge=A,B,C), whose majority decides", default="local",
+                 sees=("rule",), held=(REASON,), panel_option=JUDGES),)
     """The judge's reason (``data["reason"]``) is written with the rule in view: it is held back from every live
-    view and revealed at the end (``core.held``); the player reads the verdict only."""
+    view and revealed at the end (``core.held``; a panel member's too); the player reads the verdict only."""
     player_variants: ClassVar[tuple[str, ...]]
     judge_system: ClassVar[str]
     """What the judge is told about the game; ``JUDGE_FORMAT`` follows it."""
@@ -240,6 +261,11 @@ class GuessRuleGame(GameBase):
                                      for option in self.options if option.name in ("num_init_examples", "max_turns")}
         params.update({option.name: str(chosen.get(option.name, option.default)) for option in self.options
                        if option.name == "rules"})
+        judges = int(chosen.get(JUDGES, 1))
+        if judges < 1:
+            raise ConfigError(f"{self.id}: a panel has at least one judge, not {judges}")
+        if judges > 1:  # one judge adds nothing, so a single judge's spec is as it always was
+            params[JUDGES] = judges
         return params
 
     # -- hooks --------------------------------------------------------------------------------------------------
@@ -388,14 +414,16 @@ class GuessRuleGame(GameBase):
                     max_tokens=80, max_chars=MAX_GUESS_CHARS, one_line=True),)
 
     def _judge_ask(self, state: GuessState) -> Ask:
+        """The open question to the panel member due (``judge`` alone, or the next of a panel)."""
         guess = state.guesses[-1]
-        return self.judge_ask(self.statement(state.rule), self.examples(state.rule, 0, state.shown), guess.text)
+        return self.judge_ask(self.statement(state.rule), self.examples(state.rule, 0, state.shown), guess.text,
+                              member=panel_member(JUDGE, len(guess.panel)))
 
-    def judge_ask(self, statement: str, seen: str, guess: str) -> Ask:
+    def judge_ask(self, statement: str, seen: str, guess: str, *, member: str = JUDGE) -> Ask:
         """The judge's ask: the rule, what the player saw, the guess (the same words in a match and in
-        calibration)."""
+        calibration, and for every member of a panel)."""
         user_text = f"{CONCEALED}{statement}\nWhat the player saw:\n{seen}\nThe player's guess: {guess}"
-        return Ask(role=JUDGE, kind="verdict", display=f"Guess: {guess}", instructions="Verdict: yes or no",
+        return Ask(role=member, kind="verdict", display=f"Guess: {guess}", instructions="Verdict: yes or no",
                    messages=(system(f"{self.judge_system}\n\n{JUDGE_FORMAT}"), user(user_text)),
                    constraint=OutputConstraint(grammar=JUDGE_GRAMMAR), max_tokens=80, verdict=JUDGE_QUESTION)
 
@@ -417,9 +445,9 @@ class GuessRuleGame(GameBase):
             verdict = read_verdict(line)
             return Action(role=ask.role, kind="check", text="accepted" if verdict["accepted"] else "rejected",
                           data=verdict)
-        if ask.role == JUDGE:
+        if ask.role is not None and panel_role(ask.role) == JUDGE:
             reason = _REASON.search(line)
-            return Action(role=JUDGE, kind="verdict", text=one_verdict(line),
+            return Action(role=ask.role, kind="verdict", text=one_verdict(line),
                           data={REASON: reason.group(1).strip()[:300] if reason else ""})
         if ask.kind == "apply":
             return self._parse_applied(state, line)
@@ -458,11 +486,10 @@ class GuessRuleGame(GameBase):
             return self._apply_writing(state, phase, action)
         if phase in ("write", "check"):
             raise RuleViolation("the rule is still being written.")
-        if action.role == JUDGE:
+        if action.role is not None and panel_role(action.role) == JUDGE:
             if phase != "judge" or action.text not in ("yes", "no"):
                 raise RuleViolation("there is no guess to judge.")
-            verdict = replace(state.guesses[-1], verdict=action.text, reason=str(action.data.get(REASON, "")))
-            return state.with_last_guess(verdict)
+            return state.with_last_guess(self._judged(state, state.guesses[-1], action))
         if action.kind == "apply":
             if phase != "apply":
                 raise RuleViolation("there is nothing to apply the rule to now.")
@@ -482,6 +509,25 @@ class GuessRuleGame(GameBase):
             guess = Guess(turn=state.turns + 1, text=action.text, all_shown=state.shown == state.total)
             return replace(state, history=(*state.history, guess), turns=state.turns + 1)
         raise RuleViolation(f"the player cannot {action.kind}.")
+
+    @staticmethod
+    def _judged(state: GuessState, guess: Guess, action: Action) -> Guess:
+        """``guess`` with a judge's verdict: one judge's is the guess's; a panel member's joins the panel, and the
+        last member's decides (``core.judge_panel``)."""
+        member = panel_member(JUDGE, len(guess.panel))
+        if action.role != member or len(guess.panel) >= state.judges:
+            raise RuleViolation(f"the verdict open is {member}'s." if len(guess.panel) < state.judges
+                                else "every judge has ruled on this guess.")
+        reason = str(action.data.get(REASON, ""))
+        if state.judges == 1:
+            return replace(guess, verdict=action.text, reason=reason)
+        said = MemberVerdict(member=member, word=action.text, accepted=action.text == "yes",
+                             p_accept=action_p_accept(action.data), reason=reason)
+        panel = (*guess.panel, said)
+        if len(panel) < state.judges:
+            return replace(guess, panel=panel)
+        reasons = "; ".join(f"{item.member}: {item.reason}" for item in panel if item.reason)
+        return replace(guess, panel=panel, verdict="yes" if panel_verdict(panel).accepted else "no", reason=reasons)
 
     def _apply_writing(self, state: GuessState, phase: Phase, action: Action) -> GuessState:
         """A move of the rule-writing phase: a draft, or the checker's verdict on the last one."""
@@ -527,8 +573,10 @@ class GuessRuleGame(GameBase):
         result = SeatResult(seat=PLAYER, won=state.won, score=self.accuracy(state))
         if state.won:
             last = guesses[-1]
+            said = f"the judges: {panel_verdict(last.panel).describe()}" if last.panel else \
+                f"the judge: {last.reason or 'yes'}"
             return Outcome(status="finished", winners=(PLAYER,), rounds=state.turns, results=(result,),
-                           reason=f"guessed the rule in turn {last.turn} (the judge: {last.reason or 'yes'})")
+                           reason=f"guessed the rule in turn {last.turn} ({said})")
         why = f"every {self.example_unit[:-1]} was shown and the last guess was refused" if exhausted else \
             f"no accepted guess within {state.limit} turns"
         return Outcome(status="finished", rounds=state.turns, results=(result,), reason=why)
@@ -555,12 +603,19 @@ class GuessRuleGame(GameBase):
                 right = sum(1 for got, item in zip(move.applied, items, strict=False)
                             if got == self.normalize_answer(item.answer))
                 lines.append(("game", f"applied it to {len(items)} held-out items: {right} right"))
-            if move.verdict is not None:
+            lines.extend((member.member, member.word) for member in move.panel)
+            if move.verdict is not None and move.panel:
+                lines.append(("game", f"the judges' verdict: {move.verdict} ({panel_verdict(move.panel).describe()})"))
+            elif move.verdict is not None:
                 lines.append((JUDGE, move.verdict))
         if self.outcome(state) is not None:  # the judge's reasons name the rule: new lines once it is revealed
             guesses = [move for move in state.history if not isinstance(move, More)]
-            lines.extend((JUDGE, f"why guess {number} got {move.verdict}: {move.reason}")
-                         for number, move in enumerate(guesses, start=1) if move.verdict is not None and move.reason)
+            for number, move in enumerate(guesses, start=1):
+                if move.panel:
+                    lines.extend((member.member, f"why guess {number} got {member.word}: {member.reason}")
+                                 for member in move.panel if member.reason)
+                elif move.verdict is not None and move.reason:
+                    lines.append((JUDGE, f"why guess {number} got {move.verdict}: {move.reason}"))
         return lines
 
 

@@ -56,15 +56,19 @@ def text_lists(text: str, title: str) -> tuple[PanelList, ...]:
                  for index, (name, items) in enumerate(lists))
 
 
-def _guess_line(guess: Guess, held: int) -> str:
+def _guess_line(guess: Guess, held: int, judges: int) -> str:
     if guess.verdict == "yes":
         said = "accepted"
     elif guess.verdict == "no":
         said = "not accepted"
     elif guess.applied is None:
         said = f"apply it to the {held} items"
+    elif judges > 1:
+        said = f"the judges are deciding ({len(guess.panel)} of {judges} have ruled)"
     else:
         said = "the judge is deciding"
+    if guess.panel and guess.verdict is not None:
+        said += " (" + ", ".join(f"{member.member}: {member.word}" for member in guess.panel) + ")"
     return f"Turn {guess.turn}: \u201c{guess.text}\u201d \u2014 {said}"
 
 
@@ -120,8 +124,8 @@ def _forms(game: GuessRuleGame, state: GuessState) -> Sequence[MoveForm]:
 def guess_panel(game: GuessRuleGame, state: GuessState, viewer: str | None) -> Panel:
     """The panel of ``state`` for ``viewer``: forms only for the player's own seat."""
     held = len(game.held_out(state.rule))
-    guesses = PanelList(key="guesses", title="Guesses", items=tuple(_guess_line(g, held) for g in state.guesses),
-                        empty="no guess yet")
+    guesses = PanelList(key="guesses", title="Guesses",
+                        items=tuple(_guess_line(g, held, state.judges) for g in state.guesses), empty="no guess yet")
     counters = (PanelCounter(key="turns", label="Turns taken", value=state.turns, limit=state.limit),
                 PanelCounter(key="seen", label=f"{game.example_unit.capitalize()} seen", value=state.shown,
                              limit=state.total),

@@ -25,7 +25,7 @@ from playeval.core.game import Game, RetroGame, seat_evaluated
 from playeval.core.info import score_line
 from playeval.core.match import Outcome
 from playeval.core.registry import GameRegistry
-from playeval.engine.batch import run_config
+from playeval.engine.batch import recorded_config
 from playeval.engine.match import state_from_events
 from playeval.metrics.retro import SPLIT
 from playeval.report.data import (
@@ -86,7 +86,7 @@ def build_report(store: Store, run_id: str, registry: GameRegistry) -> ReportDat
         if s.failed_outputs:
             notes.append(f"{s.game}, {s.model}: {s.failed_outputs} retrospective outputs could not be read after "
                          "re-asks (counted as lists without the secret, or left out for judgements).")
-    notes.extend(verdict_lines(run_config(store, run_id), run_verdict_sources(store, run_id)))
+    notes.extend(verdict_lines(recorded_config(store, run_id), run_verdict_sources(store, run_id)))
     played = list(dict.fromkeys(m.game for m in matches.values()))
     games = ", ".join(played) or run.game
     shown = dict.fromkeys([*(r.game for r in results), *(s.game for s in summaries)])

@@ -5,6 +5,14 @@ guesses; the answerer replies. A guess uses a turn. A guess that matches the
 secret after normalisation is confirmed by the rules; any other guess goes to
 the answerer to confirm or deny. The guesser wins when a guess is confirmed
 within the level's turn limit (20, 18, 16).
+
+The ``judge`` role may be a panel (``--role judge=A,B,C``: members ``judge``,
+``judge#2``, ``judge#3``, their number the spec's ``judges`` param, absent for
+one judge): each member is asked the same confirmation in turn, and once all
+have answered the panel's verdict is the majority's; a tie goes to the members'
+mean probability of accepting (at least 0.5 confirms) when every member's action
+recorded one, else the guess is refused (``core.judge_panel``). The members'
+answers are kept with the turn and shown beside the panel's at once.
 """
 
 from __future__ import annotations
@@ -29,8 +37,11 @@ from playeval.core.info import (
     RoleInfo,
     Scalar,
     SeatInfo,
+    panel_member,
+    panel_role,
 )
 from playeval.core.judge_cases import packaged_cases
+from playeval.core.judge_panel import MemberVerdict, action_p_accept, panel_verdict
 from playeval.core.match import Action, MatchSpec, Outcome
 from playeval.core.messages import Message, assistant, system, user
 from playeval.core.normalize import normalize_name, same_name
@@ -44,6 +55,8 @@ from playeval.metrics.retro import candidate_metrics, score_candidates
 GUESSER = "guesser"
 ANSWERER = "answerer"
 JUDGE = "judge"
+JUDGES = "judges"
+"""The param (and panel option) holding the number of judges of a panel (``RoleInfo.panel_option``)."""
 
 FULL_ANSWERS: tuple[str, ...] = ("Yes", "No", "Probably yes", "Probably no", "Don't know")
 STRICT_ANSWERS: tuple[str, ...] = ("Yes", "No", "Don't know")
@@ -110,6 +123,8 @@ class Turn:
     confirmed_by_rules: bool = False
     category: bool = False
     """A guess that named a category; the rules answered it No."""
+    panel: tuple[MemberVerdict, ...] = ()
+    """A panel's members' answers to the guess, in the order they answered (empty for one judge)."""
 
     def said(self) -> str:
         """The guesser's line as it was said: the question, or the guess in the protocol's words."""
@@ -152,6 +167,11 @@ class AkinatorState:
     @property
     def answers(self) -> tuple[str, ...]:
         return STRICT_ANSWERS if self.spec.level == 3 else FULL_ANSWERS
+
+    @property
+    def judges(self) -> int:
+        """The judges of the panel (1 unless the role was bound to several models)."""
+        return int(self.spec.params.get(JUDGES, 1))
 
     @property
     def pending(self) -> Turn | None:
@@ -213,10 +233,11 @@ _GUESS_CONSTRAINTS: tuple[OutputConstraint, ...] = tuple(
     OutputConstraint(grammar=_guess_grammar(number)) for number in range(1, max(LIMITS.values()) + 1))
 
 
-def confirm_ask(secret: str, guess: str) -> Ask:
+def confirm_ask(secret: str, guess: str, *, role: str = JUDGE) -> Ask:
     """The judge's ask on a guess the rules cannot settle: does ``guess`` (the object as the guess names it) name
-    ``secret``? Built here for a match and for the judge's calibration cases alike, so both ask the same words."""
-    return Ask(role=JUDGE, kind="confirm", display=prompts.GUESS_FORMAT.format(object=guess),
+    ``secret``? Built here for a match and for the judge's calibration cases alike, so both ask the same words
+    (``role``: the panel member asked, ``judge`` itself unless there is a panel)."""
+    return Ask(role=role, kind="confirm", display=prompts.GUESS_FORMAT.format(object=guess),
                messages=(_CONFIRM_SYSTEM, user(prompts.CONFIRM_USER.format(secret=secret, guess=guess))),
                instructions="Is that your object? Answer Yes or No.",
                constraint=_CONFIRM_CONSTRAINT, max_tokens=8, verdict=CONFIRM_QUESTION)
@@ -247,7 +268,8 @@ class Akinator(GameBase):
     A guess that does not match the secret after normalisation goes to the ``judge`` role, which confirms or
     denies it; by default the judge is whoever holds the answerer's seat (a person who knows the object, or the
     simulated person's model, asked as a role: greedily). The transcript shows its verdict as the answer to the
-    guess, on the answerer's side, as the paper's protocol has it; the log records which party decided.
+    guess, on the answerer's side, as the paper's protocol has it; the log records which party decided. Several
+    models bound to the role make a panel whose majority decides (see the module's note).
 
     The judge is measured on hand-written labelled guesses (``judge_cases``, asked by :func:`confirm_ask` as in a
     match), so a lenient judge's wins are not taken for the guesser's.
@@ -261,8 +283,9 @@ class Akinator(GameBase):
     )
     roles: ClassVar[tuple[RoleInfo, ...]] = (
         RoleInfo(name=JUDGE, does="decides whether a guess names the secret object when the rules cannot tell "
-                                  "(an exact match is confirmed by the rules)", default=f"seat:{ANSWERER}",
-                 sees=("secret",)),
+                                  "(an exact match is confirmed by the rules); several models make a panel "
+                                  "(judge=A,B,C), whose majority decides", default=f"seat:{ANSWERER}",
+                 sees=("secret",), panel_option=JUDGES),
     )
     levels: ClassVar[tuple[LevelInfo, ...]] = (
         LevelInfo(level=1, description="20 turns; answers Yes/No/Probably yes/Probably no/Don't know"),
@@ -298,8 +321,12 @@ class Akinator(GameBase):
                  secret_set: str | None = None, options: Mapping[str, Scalar] | None = None) -> MatchSpec:
         """Draw the prompt variants, then the secret object: the person's (``inputs``; none given means they
         keep it in their head, so nothing is drawn), else one from ``secret_set``."""
-        if options:
-            raise ConfigError(f"akinator takes no options, got: {', '.join(sorted(options))}")
+        chosen = dict(options or {})
+        judges = int(chosen.pop(JUDGES, 1))  # a panel's size, from the role's binding (``panel_options``)
+        if chosen:
+            raise ConfigError(f"akinator takes no options, got: {', '.join(sorted(chosen))}")
+        if judges < 1:
+            raise ConfigError(f"akinator: a panel has at least one judge, not {judges}")
         secret_set = secret_set or "everyday"
         if level not in LIMITS:
             raise ConfigError(f"akinator has levels 1, 2 and 3, not {level}")
@@ -311,8 +338,10 @@ class Akinator(GameBase):
         if inputs is not None:
             secret = inputs.get("secret") or None
         setup = {} if secret is None else {"secret": secret}
-        return MatchSpec(game=self.id, level=level, seed=seed, setup=setup, variants=variants,
-                         params={"secret_set": secret_set})
+        params: dict[str, Scalar] = {"secret_set": secret_set}
+        if judges > 1:  # one judge adds nothing, so a single judge's spec is as it always was
+            params[JUDGES] = judges
+        return MatchSpec(game=self.id, level=level, seed=seed, setup=setup, variants=variants, params=params)
 
     def disclosures(self, spec: MatchSpec, state: Any = None) -> Sequence[Disclosure]:
         secret = spec.hidden("secret")
@@ -398,7 +427,8 @@ class Akinator(GameBase):
     def _answerer_ask(self, state: AkinatorState, pending: Turn) -> Ask:
         """The answerer's ask for a question; a guess goes to the judge role instead (:func:`confirm_ask`)."""
         if pending.kind == "guess":
-            return confirm_ask(state.secret or UNNAMED_SECRET, pending.text)
+            return confirm_ask(state.secret or UNNAMED_SECRET, pending.text,
+                               role=panel_member(JUDGE, len(pending.panel)))
         fixed = self._fixed(state)
         return Ask(seat=ANSWERER, kind="answer", display=pending.text,
                    messages=(fixed.answerer_system, user(pending.text)),
@@ -465,28 +495,48 @@ class Akinator(GameBase):
                 return self._answered(state, (*state.turns, category))
             turn = Turn(number=number, kind=kind, text=action.text)  # type: ignore[arg-type]
             return _moved(state, (*state.turns, turn), won=state.won)
-        if action.seat == ANSWERER or action.role == JUDGE:
+        judge = action.role is not None and panel_role(action.role) == JUDGE
+        if action.seat == ANSWERER or judge:
             if pending is None:
                 raise RuleViolation("there is no question to answer.")
             # Logs of schema version 1, before the judge was a role, have the answerer confirm guesses.
-            judged = action.role == JUDGE or (action.seat == ANSWERER and action.kind == "confirm")
+            judged = judge or (action.seat == ANSWERER and action.kind == "confirm")
             if (pending.kind == "guess") != judged:
                 raise RuleViolation("a guess is judged by the judge; a question is answered by the answerer.")
             expected = "confirm" if pending.kind == "guess" else "answer"
             allowed = CONFIRM_ANSWERS if expected == "confirm" else state.answers
             if action.kind != expected or action.text not in allowed:
                 raise RuleViolation(f"expected one of {', '.join(allowed)}.")
+            if judge:
+                member = panel_member(JUDGE, len(pending.panel))
+                if action.role != member:
+                    raise RuleViolation(f"the confirmation open is {member}'s.")
+                if state.judges > 1:
+                    return self._panel_answered(state, pending, action)
             answered = Turn(number=pending.number, kind=pending.kind, text=pending.text, answer=action.text,
                             confirmed_by_rules=pending.confirmed_by_rules, category=pending.category)
             won = pending.kind == "guess" and action.text == "Yes"
             return self._answered(state, (*state.turns[:-1], answered), won=won)
         raise RuleViolation(f"unknown seat or role {action.party!r}.")
 
+    def _panel_answered(self, state: AkinatorState, pending: Turn, action: Action) -> AkinatorState:
+        """A panel member's confirmation: kept with the guess; the last member's decides (``core.judge_panel``)."""
+        said = MemberVerdict(member=action.role or JUDGE, word=action.text, accepted=action.text == "Yes",
+                             p_accept=action_p_accept(action.data))
+        panel = (*pending.panel, said)
+        if len(panel) < state.judges:
+            return _moved(state, (*state.turns[:-1], replace(pending, panel=panel)), won=state.won)
+        answer = "Yes" if panel_verdict(panel).accepted else "No"
+        answered = replace(pending, answer=answer, panel=panel)
+        return self._answered(state, (*state.turns[:-1], answered), won=answer == "Yes")
+
     def outcome(self, state: AkinatorState) -> Outcome | None:
         rounds = len(state.turns)
         if state.won:
             last = state.turns[-1]
-            how = "confirmed by the rules" if last.confirmed_by_rules else "confirmed by the judge"
+            how = "confirmed by the rules" if last.confirmed_by_rules else \
+                f"confirmed by the judges: {panel_verdict(last.panel).describe()}" if last.panel else \
+                "confirmed by the judge"
             return Outcome(status="finished", winners=(GUESSER,), rounds=rounds,
                            reason=f"guessed {last.text!r} in turn {last.number} ({how})")
         if rounds >= state.limit and state.pending is None:
@@ -514,7 +564,7 @@ class Akinator(GameBase):
         return score_candidates(outputs, spec.hidden("secret") or "", disparity=True)
 
     def scripted_player(self, party: str, spec: MatchSpec) -> OracleAnswerer | ListGuesser:
-        if party in (ANSWERER, JUDGE):
+        if party == ANSWERER or panel_role(party) == JUDGE:
             return OracleAnswerer(spec.hidden("secret") or "")
         rng = random.Random(derive_seed(spec.seed, "scripted guesser"))  # independent of the draw of the secret
         pool = list(load_secrets(str(spec.params.get("secret_set", "everyday"))))
@@ -526,7 +576,8 @@ class Akinator(GameBase):
             lines.append((GUESSER, turn.said()))
             if turn.answer is not None:
                 suffix = " (matched by the rules)" if turn.confirmed_by_rules else \
-                    " (a category, not an object: answered by the rules)" if turn.category else ""
+                    " (a category, not an object: answered by the rules)" if turn.category else \
+                    self._panel_note(turn) if turn.panel else ""
                 lines.append((ANSWERER, turn.answer + suffix))
         return lines
 
@@ -548,3 +599,9 @@ class Akinator(GameBase):
     def judge_case_verdict(self, ask: Ask, text: str) -> bool:
         """The judge's reply read as a match reads it: "Yes" confirms the guess, "No" denies it."""
         return read_answer(text, CONFIRM_ANSWERS) == "Yes"
+    @staticmethod
+    def _panel_note(turn: Turn) -> str:
+        """A panel's answers to a guess and how they combined, after the panel's: `` (the judges: judge Yes,
+        judge#2 No, judge#3 Yes; 2 of 3 accepted)``."""
+        answers = ", ".join(f"{member.member} {member.word}" for member in turn.panel)
+        return f" (the judges: {answers}; {panel_verdict(turn.panel).describe()})"

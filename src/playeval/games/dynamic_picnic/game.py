@@ -17,6 +17,10 @@ classifier too weak to confirm levels (the local 1.5B model rated every rule L2 
 Both roles default to the local model; ``--role game_master=M --role validator=M`` binds them (a stronger
 validator than game master is allowed). ``playeval analyze judge`` measures both the judge and the validator: a
 labelled case with ``scale: check`` asks the validator about one item exactly as a match does.
+
+The ``judge`` may be a panel (``--role judge=A,B,C``): the majority of its members' verdicts rules, a tie goes to
+their mean probability of accepting when every member recorded one, else the guess is refused
+(``guess_rule.base``, ``core.judge_panel``).
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ from typing import Any, ClassVar
 from playeval.core.ask import Ask
 from playeval.core.errors import ConfigError, RuleViolation
 from playeval.core.game import JudgeCase
-from playeval.core.info import Disclosure, GameOption, LevelInfo, Presentation, RoleInfo, Scalar, SeatInfo
+from playeval.core.info import Disclosure, GameOption, LevelInfo, Presentation, RoleInfo, Scalar, SeatInfo, panel_role
 from playeval.core.match import Action, MatchSpec, Outcome
 from playeval.core.panel import Panel
 from playeval.games.dynamic_picnic import prompts
@@ -298,7 +302,7 @@ class DynamicPicnic(ListedRuleGame):
             return ScriptedGameMaster(spec)
         if party == VALIDATOR:
             return ScriptedValidator(spec)
-        if party == JUDGE:
+        if panel_role(party) == JUDGE:
             return ScriptedJudge()
         if spec.setup.get("source") == BANK:
             round_ = self.rule_of(spec)

@@ -17,6 +17,7 @@ import re
 from collections.abc import Sequence
 
 from playeval.core.ask import Ask, Reply
+from playeval.core.info import panel_role
 from playeval.core.match import MatchSpec
 from playeval.core.normalize import normalize_name
 from playeval.games.dynamic_picnic._scripted_rules import SCRIPTED_RULES, ScriptedRule
@@ -45,7 +46,8 @@ def _field(display: str, name: str) -> str:
 
 
 def _statement(ask: Ask) -> str:
-    text = ask.display if ask.role != "judge" else "\n".join(message.content for message in ask.messages)
+    judge = ask.role is not None and panel_role(ask.role) == "judge"  # a panel's further members too
+    text = "\n".join(message.content for message in ask.messages) if judge else ask.display
     found = _RULE_LINE.search(text)
     return found.group(1).strip() if found else ""
 

@@ -15,6 +15,10 @@ The ``rules`` option says where the match's rule comes from:
 
 Either way the game itself runs no code: a library rule's values are computed before the match (so that a spec
 holds the whole round, as the other picnic games' do), a written rule's arrive as a recorded reply.
+
+The ``judge`` may be a panel (``--role judge=A,B,C``): the majority of its members' verdicts rules, a tie goes to
+their mean probability of accepting when every member recorded one, else the guess is refused
+(``guess_rule.base``, ``core.judge_panel``).
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ from typing import Any, ClassVar
 from playeval.core.ask import Ask
 from playeval.core.errors import ConfigError
 from playeval.core.game import JudgeCase
-from playeval.core.info import GameOption, LevelInfo, Presentation, RoleInfo, Scalar, SeatInfo
+from playeval.core.info import GameOption, LevelInfo, Presentation, RoleInfo, Scalar, SeatInfo, panel_role
 from playeval.core.match import MatchSpec
 from playeval.core.rng import derive_seed
 from playeval.games.functions_picnic import prompts
@@ -149,7 +153,7 @@ class FunctionsPicnic(ListedRuleGame):
             if self._check is None:
                 self._check = WrittenRuleCheck(self._rule_evaluator())
             return CodeExecutor(self._check)
-        if party == JUDGE:
+        if panel_role(party) == JUDGE:
             return StatementJudge(None if written else self.rule_of(spec).statement)
         if party == GAME_MASTER:
             raise ConfigError("functions_picnic: the game_master writes the rule's code; bind it to a model "

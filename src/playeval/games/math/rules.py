@@ -10,6 +10,10 @@ in which the ``game_master`` role writes ``generate_next(current_value, index)``
 ``code_executor`` role runs it in the sandbox and accepts it or says why not (``written``); three rejections
 abort the match. With ``--role game_master=scripted`` the game master writes the procedural rule of the match's
 seed as code, an offline check of the whole path.
+
+The ``judge`` may be a panel (``--role judge=A,B,C``): the majority of its members' verdicts rules, a tie goes to
+their mean probability of accepting when every member recorded one, else the guess is refused
+(``guess_rule.base``, ``core.judge_panel``).
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ from typing import Any, ClassVar
 from playeval.core.ask import Ask, Reply
 from playeval.core.errors import ConfigError
 from playeval.core.game import JudgeCase
-from playeval.core.info import GameOption, LevelInfo, Presentation, RoleInfo, Scalar, SeatInfo
+from playeval.core.info import GameOption, LevelInfo, Presentation, RoleInfo, Scalar, SeatInfo, panel_role
 from playeval.core.match import MatchSpec
 from playeval.core.rng import derive_seed
 from playeval.games.math import prompts
@@ -180,7 +184,7 @@ class MathGame(GuessRuleGame):
             return ProceduralGameMaster(draw_rule(spec.level, random.Random(derive_seed(spec.seed, self.id,
                                                                                         "scripted game master"))))
         written = self.writes_rule(spec)
-        if party == JUDGE:
+        if panel_role(party) == JUDGE:
             return StatementJudge(None if written else self.rule_of(spec).describe())
         if written:
             raise ConfigError("math: with rules=generated no scripted player knows the rule; seat a model or a "

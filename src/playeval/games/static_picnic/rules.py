@@ -5,6 +5,10 @@ three at once at L3, such as "small sweet-tasting solid food"). A match draws on
 of its level and, from the match's seed, the order in which its items are shown: each example unit is one item
 that may come and one that may not. Up to five items of each kind are kept apart for the rule-application check
 (balanced yes and no). The flow is the shared ``playeval.guess_rule.GuessRuleGame``.
+
+The ``judge`` may be a panel (``--role judge=A,B,C``): the majority of its members' verdicts rules, a tie goes to
+their mean probability of accepting when every member recorded one, else the guess is refused
+(``guess_rule.base``, ``core.judge_panel``).
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ from typing import Any, ClassVar
 
 from playeval.core.errors import ConfigError
 from playeval.core.game import JudgeCase
-from playeval.core.info import GameOption, LevelInfo, Presentation, Scalar, SeatInfo
+from playeval.core.info import GameOption, LevelInfo, Presentation, Scalar, SeatInfo, panel_role
 from playeval.core.match import MatchSpec
 from playeval.games.static_picnic import prompts
 from playeval.games.static_picnic.calibration import judge_cases, written_cases
@@ -80,5 +84,5 @@ class StaticPicnic(ListedRuleGame):
 
     def scripted_player(self, party: str, spec: MatchSpec) -> Any:
         rule = self.rule_of(spec)
-        return StatementJudge(rule.statement) if party == JUDGE else StatementSolver(rule.statement,
+        return StatementJudge(rule.statement) if panel_role(party) == JUDGE else StatementSolver(rule.statement,
                                                                                     self.held_out(rule))
