@@ -7,6 +7,16 @@ held-out items (the judge-free rule-application check, recorded as the seat's sc
 rules on the guess. The player wins on an accepted guess; the game ends at ``max_turns``, or when a guess made
 after every example was shown is refused (the examples ran out). The rule is revealed at the end.
 
+**What the rules decide.** A guess the rules can see is right is accepted by them, as Akinator's rules confirm a
+guess that names the secret: no judge is asked and there is no judge phase (the check is still asked for, so the
+seat's score is measured the same way). By default a guess is right when it states the rule in the rule's own words
+(``stated.states_rule``: the same words after normalising case, punctuation, number words, articles and the
+like); a game may accept more (``rules_accept``: the Math Game accepts a formula that gives every value of the
+sequence and of the check). The rules only accept: a guess they do not accept goes to the judge, which may still
+accept it. The guess records who decided (``Guess.decided``), derived in ``apply`` from the guess's words, so the
+match still folds from its log; matches recorded before the rules decided (without the ``rules_decide`` param)
+fold as they were played, every guess judged.
+
 A game derives from :class:`GuessRuleGame` and gives what is its own: the rule (``rule_of``), how many example
 units there are and how a range of them reads, the held-out items with their answers, the texts, and the judge's
 wording. The state machine, the parsing, the outcome and the transcript are here, once.
@@ -40,6 +50,7 @@ from playeval.core.match import Action, MatchSpec, Outcome, SeatResult
 from playeval.core.messages import Message, assistant, system, user
 from playeval.core.panel import Panel, PanelList
 from playeval.core.verdicts import VerdictQuestion
+from playeval.guess_rule.stated import states_rule
 from playeval.guess_rule.writing import CODE_EXECUTOR, GAME_MASTER, GENERATED, Draft, code_check_ask, read_verdict
 
 PLAYER = "player"
@@ -51,6 +62,11 @@ REASON = "reason"
 """The key of the judge's reason in its action's data."""
 CONCEALED = "The concealed rule: "
 """How the judge's ask states the rule (its first line)."""
+RULES_DECIDE = "rules_decide"
+"""The spec param (``True``) of a match whose rules accept the guesses they can see are right (``rules_accept``);
+a match recorded without it had every guess judged, and folds so."""
+BY_RULES = "accepted by the rules"
+BY_JUDGE = "accepted by the judge"
 
 MOVE_FORMAT = ("Reply with exactly one line: 'MORE: <n>' to see more examples, or 'GUESS: <the rule in words, as "
                "precisely as you can>'.")
@@ -92,6 +108,7 @@ _REASON = re.compile(r"reason\s*:\s*(.+)", re.IGNORECASE)
 _LINE = re.compile(r"^\s*(\d{1,2})\s*[.):]\s*(\S.*?)\s*$")
 
 Phase = Literal["write", "check", "move", "apply", "judge"]
+Decider = Literal["rules", "judge"]
 
 
 def numbered_answers(text: str, line: re.Pattern[str], normalize: Callable[[str], str]) -> dict[int, str]:
@@ -149,6 +166,14 @@ class Guess:
     applied: tuple[str, ...] | None = None
     verdict: str | None = None
     reason: str | None = None
+    decided: Decider | None = None
+    """Who gave the verdict: ``rules`` (set with the guess, no judge asked) or ``judge``; ``None`` while judging."""
+
+    def said(self) -> str:
+        """The verdict as a page or a transcript says it: who accepted the guess, or that it was refused."""
+        if self.verdict == "yes":
+            return BY_RULES if self.decided == "rules" else BY_JUDGE
+        return "not accepted" if self.verdict == "no" else ""
 
 
 @dataclass(frozen=True)
@@ -180,9 +205,11 @@ class GuessState:
         if self.rule is None:
             return "check" if self.drafts and self.drafts[-1].verdict is None else "write"
         last = self.history[-1] if self.history else None
-        if not isinstance(last, Guess) or last.verdict is not None:
+        if not isinstance(last, Guess):
             return "move"
-        return "apply" if last.applied is None else "judge"
+        if last.applied is None and (last.verdict is None or last.decided == "rules"):
+            return "apply"  # a guess the rules accepted is still applied to the held-out items
+        return "judge" if last.verdict is None else "move"
 
     @property
     def won(self) -> bool:
@@ -240,6 +267,7 @@ class GuessRuleGame(GameBase):
                                      for option in self.options if option.name in ("num_init_examples", "max_turns")}
         params.update({option.name: str(chosen.get(option.name, option.default)) for option in self.options
                        if option.name == "rules"})
+        params[RULES_DECIDE] = True
         return params
 
     # -- hooks --------------------------------------------------------------------------------------------------
@@ -263,6 +291,14 @@ class GuessRuleGame(GameBase):
     @abstractmethod
     def statement(self, rule: Any) -> str:
         """The rule in words, as the judge is told it and as it is revealed."""
+
+    def rules_accept(self, rule: Any, guess: str) -> bool:
+        """Whether the rules accept ``guess`` without asking the judge (see the module's note): by default, when
+        it states the rule in the rule's own words (``stated.states_rule``). A game may accept more guesses it can
+        see are right; ``False`` only sends the guess to the judge (the rules refuse nothing). Pure and
+        deterministic: the fold calls it whenever the state is rebuilt."""
+        statement = self.statement(rule)
+        return bool(statement) and states_rule(guess, statement)
 
     # -- hooks of the rule-writing phase (see the module's note) ------------------------------------------------
 
@@ -461,7 +497,8 @@ class GuessRuleGame(GameBase):
         if action.role == JUDGE:
             if phase != "judge" or action.text not in ("yes", "no"):
                 raise RuleViolation("there is no guess to judge.")
-            verdict = replace(state.guesses[-1], verdict=action.text, reason=str(action.data.get(REASON, "")))
+            verdict = replace(state.guesses[-1], verdict=action.text, reason=str(action.data.get(REASON, "")),
+                              decided="judge")
             return state.with_last_guess(verdict)
         if action.kind == "apply":
             if phase != "apply":
@@ -480,6 +517,8 @@ class GuessRuleGame(GameBase):
                            history=(*state.history, More(turn=state.turns + 1, count=wanted)))
         if action.kind == "guess":
             guess = Guess(turn=state.turns + 1, text=action.text, all_shown=state.shown == state.total)
+            if state.spec.params.get(RULES_DECIDE) and self.rules_accept(state.rule, action.text):
+                guess = replace(guess, verdict="yes", decided="rules")
             return replace(state, history=(*state.history, guess), turns=state.turns + 1)
         raise RuleViolation(f"the player cannot {action.kind}.")
 
@@ -527,8 +566,9 @@ class GuessRuleGame(GameBase):
         result = SeatResult(seat=PLAYER, won=state.won, score=self.accuracy(state))
         if state.won:
             last = guesses[-1]
+            how = BY_RULES if last.decided == "rules" else f"the judge: {last.reason or 'yes'}"
             return Outcome(status="finished", winners=(PLAYER,), rounds=state.turns, results=(result,),
-                           reason=f"guessed the rule in turn {last.turn} (the judge: {last.reason or 'yes'})")
+                           reason=f"guessed the rule in turn {last.turn} ({how})")
         why = f"every {self.example_unit[:-1]} was shown and the last guess was refused" if exhausted else \
             f"no accepted guess within {state.limit} turns"
         return Outcome(status="finished", rounds=state.turns, results=(result,), reason=why)
@@ -555,8 +595,11 @@ class GuessRuleGame(GameBase):
                 right = sum(1 for got, item in zip(move.applied, items, strict=False)
                             if got == self.normalize_answer(item.answer))
                 lines.append(("game", f"applied it to {len(items)} held-out items: {right} right"))
-            if move.verdict is not None:
-                lines.append((JUDGE, move.verdict))
+            if move.decided == "rules":  # said after the check, as a judge's verdict is
+                if move.applied is not None:
+                    lines.append(("game", f"yes: {BY_RULES} (the judge was not asked)"))
+            elif move.verdict is not None:
+                lines.append((JUDGE, f"yes: {BY_JUDGE}" if move.verdict == "yes" else move.verdict))
         if self.outcome(state) is not None:  # the judge's reasons name the rule: new lines once it is revealed
             guesses = [move for move in state.history if not isinstance(move, More)]
             lines.extend((JUDGE, f"why guess {number} got {move.verdict}: {move.reason}")
