@@ -7,7 +7,6 @@ import random
 from pathlib import Path
 
 import pytest
-
 from typer.testing import CliRunner
 
 from playeval.analysis.rule_games import rule_game_rows
