@@ -26,6 +26,7 @@ from playeval.guess_rule.stated import rule_words, states_rule
     ("Things that are airplanes", "airplane"),
     ("words that start with a vowel", "start with vowel"),
     ("words that start with a or e", "start with a or e"),  # 'a' as a letter stays
+    ("words that contain a but not e", "contain a but not e"),
     ("words with the letter a twice", "with letter a twice"),
     ("sweet-tasting foods", "sweet tasting food"),  # a hyphen between letters is a space
     ("divide by \u22123", "divide by - 3"),  # the minus sign is '-', and stays

@@ -47,7 +47,8 @@ DIVIDE_BY_3 = ("divide by 3", "Divide by three.", "x/3", "n / 3", "x // 3", "a(n
                "a(n) = a(n-1) / 3", "next = previous / 3", "each number is divided by 3", "/3", "x \u00f7 3",
                "divide each number by 3", "the next value is the previous value divided by 3", "y = x/3",
                "f(x) = x / 3", "x*2/6", "(x + 3) / 3 - 1", "the next number is the previous one over 3",
-               "the rule: divide it by 3", "each value is the previous value: divide by 3")
+               "the rule: divide it by 3", "each value is the previous value: divide by 3",
+               "each number divides by 3", "each number gets divided by 3")
 
 
 @pytest.mark.parametrize("guess", DIVIDE_BY_3)

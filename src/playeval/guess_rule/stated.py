@@ -21,8 +21,8 @@ What ``rule_words`` normalises, in order (the guess and the statement alike):
    between two letters is a space: ``sweet-tasting`` reads ``sweet tasting``). Every other character (``. , ; : !
    ? " '`` and the rest) and every run of whitespace only separates tokens.
 5. Articles: ``the`` goes everywhere; ``a`` and ``an`` go before a word of three letters or more other than
-   ``and``, ``or`` and ``nor``, unless they follow ``letter`` or ``character`` (``a`` may be a letter: "words that
-   start with a or e" keeps it).
+   ``and``, ``or``, ``nor`` and ``but``, unless they follow ``letter`` or ``character`` (``a`` may be a letter:
+   "words that start with a or e" keeps it).
 6. A leading subject: ``item``, ``thing``, ``word``, ``object``, ``food``, ``anything``, ``everything``,
    ``something`` (singular or plural), then optionally ``that``, ``which`` or ``who``, then optionally ``is`` or
    ``are``, when words are left after it (``items that are African``: ``african``).
@@ -52,7 +52,7 @@ _INTRO = re.compile(r"^\s*(?:(?:(?:the|my)\s+)?(?:(?:hidden|secret|concealed)\s+
 _LETTER_HYPHEN = re.compile(r"(?<=[a-z])-(?=[a-z])")
 _TOKEN = re.compile(r"\d+(?:\.\d+)?|[a-z]+(?:'[a-z]+)*|[-+*/^=<>%()]")
 _SUBJECTS = frozenset({"item", "thing", "word", "object", "food", "anything", "everything", "something"})
-_KEEPS_ARTICLE = frozenset({"and", "or", "nor"})
+_KEEPS_ARTICLE = frozenset({"and", "or", "nor", "but"})
 _LETTER_NAMES = frozenset({"letter", "character"})
 
 
@@ -88,7 +88,7 @@ def with_digits(text: str) -> str:
 
 def without_articles(words: list[str]) -> list[str]:
     """Step 5: ``the`` dropped; ``a`` and ``an`` dropped before a word of three letters or more other than
-    ``and``/``or``/``nor`` unless they follow ``letter`` or ``character`` (where ``a`` is a letter)."""
+    ``and``/``or``/``nor``/``but`` unless they follow ``letter`` or ``character`` (where ``a`` is a letter)."""
     kept: list[str] = []
     for index, word in enumerate(words):
         if word == "the":

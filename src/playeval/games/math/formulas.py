@@ -12,7 +12,8 @@ It reads:
   times 2``;
 * words for the operations: ``divide(d) by``, ``multiply/multiplied by``, ``times``, ``over``, ``add``, ``plus``,
   ``increase(d) by``, ``subtract``, ``minus``, ``decrease(d) by``, ``reduce(d) by``, ``less``, ``double``,
-  ``twice``, ``triple``, ``halve``, ``half of``; ``divide it by 3``, ``add 5 to it``, ``subtract 4 from it``;
+  ``twice``, ``triple``, ``halve``, ``half of``, with their third-person forms (``divides by``, ``adds``;
+  ``gets`` is a filler word); ``divide it by 3``, ``add 5 to it``, ``subtract 4 from it``;
   ``negative 3`` is ``-3``; ``flip the sign`` and ``negate`` multiply by -1; words for the previous value
   (``the previous value``, ``the current number``, ``the last term``, ``current_value``, ``it``, ``the result``);
 * steps in order: ``multiply by 2, then add 1`` is ``(x * 2) + 1`` and ``add 1 and multiply by 2`` is
@@ -159,11 +160,11 @@ _ONE = re.compile(r"\b(previous|prior|preceding|last|current|old|next|new|each|e
 _ARTICLE = re.compile(r"\bthe\s+|\ban?\s+(?=[a-z]{3,}\b)(?!(?:and|or|nor)\b)")
 _LHS_WORDS = frozenset({"next", "new", "following", "subsequent", "successive", "output", "each", "every", "then",
                         "x", "y", "f", "g", "(", ")", "of", "in", "sequence", "one"})
-_FILLER = re.compile(r"\b(?:(?:at|on|in)\s+)?(?:each|every)\s+(?:time|step|turn)\b|\balways\b|\bsimply\b|\bjust\b")
+_FILLER = re.compile(r"\b(?:(?:at|on|in)\s+)?(?:each|every)\s+(?:time|step|turn)\b|\b(?:always|simply|just|gets?)\b")
 _EACH = re.compile(r"\b(?:each|every)\s+x\b")
 _WORDS_TO_SYMBOLS: tuple[tuple[str, str], ...] = (
     (r"\bx\s*:\s*", "x "),
-    (r"\b(divide|multiply)\s+x\s+by\b", r"\1 by"),
+    (r"\b(divides?|multipl(?:y|ies))\s+x\s+by\b", r"\1 by"),
     (r"\badd\s+(\d+(?:\.\d+)?)\s+to\s+x\b", r"+ \1"),
     (r"\bsubtract\s+(\d+(?:\.\d+)?)\s+from\s+x\b", r"- \1"),
     (r"\b(\d+(?:\.\d+)?)\s+subtracted\s+from\s+x\b", r"x - \1"),
@@ -173,14 +174,14 @@ _WORDS_TO_SYMBOLS: tuple[tuple[str, str], ...] = (
     (r"\b(?:thrice|triple)\s+(?:of\s+)?x\b", "3 * x"),
     (r"\bhalf\s+(?:of\s+)?x\b", "x / 2"),
     (r"\b(?:negate|(?:flip|change|switch|reverse)\s+sign)\b", "* - 1"),
-    (r"\b(?:doubled?|times\s+2)\b", "* 2"),
-    (r"\btripled?\b", "* 3"),
-    (r"\bhalved?\b", "/ 2"),
-    (r"\b(?:divided\s+by|divide\s+by|divide|over)\b", "/"),
-    (r"\b(?:multiplied\s+(?:by|with)|multiply\s+by|multiply|times)\b", "*"),
-    (r"\b(?:increased\s+by|increase\s+by|increase|add|plus)\b", "+"),
-    (r"\b(?:decreased\s+by|decrease\s+by|decrease|reduced\s+by|reduce\s+by|reduce|subtract|take\s+away)\b", "-"),
-    (r"\b(?:minus|less)\b", "-"),
+    (r"\b(?:double[sd]?|times\s+2)\b", "* 2"),
+    (r"\btriple[sd]?\b", "* 3"),
+    (r"\bhalve[sd]?\b", "/ 2"),
+    (r"\b(?:divided\s+by|divides?\s+by|divides?|over)\b", "/"),
+    (r"\b(?:multiplied\s+(?:by|with)|multipl(?:y|ies)\s+by|multipl(?:y|ies)|times)\b", "*"),
+    (r"\b(?:increased\s+by|increases?\s+by|increases?|adds?|plus)\b", "+"),
+    (r"\b(?:decreased\s+by|decreases?\s+by|decreases?|reduced\s+by|reduces?\s+by|reduces?)\b", "-"),
+    (r"\b(?:subtracts?|take\s+away|minus|less)\b", "-"),
     (r"\b(?:and\s+then|after\s+that|then|and)\b", ";"),
 )
 """Rewrites, in order, of the words of a formula into its symbols (``divide it by 3``: ``/ 3``)."""
