@@ -216,6 +216,10 @@ class GuessState:
         return bool(self.guesses) and self.guesses[-1].verdict == "yes"
 
     def with_last_guess(self, guess: Guess) -> GuessState:
+        """The state with ``guess`` in place of the last one. A verdict that arrives here without a decider came
+        from the judge (the rules set theirs with the guess), and is recorded so."""
+        if guess.verdict is not None and guess.decided is None:
+            guess = replace(guess, decided="judge")
         return replace(self, history=(*self.history[:-1], guess))
 
 
@@ -497,8 +501,7 @@ class GuessRuleGame(GameBase):
         if action.role == JUDGE:
             if phase != "judge" or action.text not in ("yes", "no"):
                 raise RuleViolation("there is no guess to judge.")
-            verdict = replace(state.guesses[-1], verdict=action.text, reason=str(action.data.get(REASON, "")),
-                              decided="judge")
+            verdict = replace(state.guesses[-1], verdict=action.text, reason=str(action.data.get(REASON, "")))
             return state.with_last_guess(verdict)
         if action.kind == "apply":
             if phase != "apply":
