@@ -44,4 +44,7 @@ def test_the_summary_holds_the_judge_s_reason_back_until_the_end(cls: type[MathG
     final = game.get_game_summary()
     assert final["status"] == "won"
     assert [move["verdict"] for move in final["history"]] == ["no", "yes"]
-    assert all(MARK in move["reason"] for move in final["history"])
+    # the rule's own words are accepted by the rules: no judge was asked, so the guess has no reason to hold
+    assert [(move["decided"], move["said"]) for move in final["history"]] == [("judge", "not accepted"),
+                                                                              ("rules", "accepted by the rules")]
+    assert MARK in final["history"][0]["reason"] and final["history"][1]["reason"] is None

@@ -102,14 +102,17 @@ def test_a_whole_game_through_the_forms_shows_only_what_was_shown(game_id: str) 
     listed = next(item for item in game.panel(state, PLAYER).lists if item.key == "guesses")
     assert listed.items == ("Turn 3: \u201csomething I made up\u201d \u2014 not accepted",)
 
-    # a second guess, the check skipped, and the game goes on or ends as the rules say
+    # a second guess in the rule's own words: the rules accept it, said once the check is done (here skipped)
     guess = next(action for action in _form(game.panel(state, PLAYER), "move").actions if action.key == "guess")
     state = _send(game, state, guess, {"rule": game.statement(rule)})
+    listed = next(item for item in game.panel(state, PLAYER).lists if item.key == "guesses")
+    assert listed.items[-1].endswith("apply it to the 10 items")  # not yet said: the check comes first
     skip = next(action for action in _form(game.panel(state, PLAYER), "apply").actions if action.key == "skip")
     state = _send(game, state, skip, {})
-    assert state.guesses[-1].applied == ()
-    state = game.apply(state, Action(role="judge", kind="verdict", text="yes", data={"reason": "same"}))
-    assert game.outcome(state) is not None and game.panel(state, PLAYER).forms == ()
+    assert state.guesses[-1].applied == () and state.guesses[-1].decided == "rules"
+    assert game.outcome(state) is not None and game.panel(state, PLAYER).forms == ()  # no judge was due
+    listed = next(item for item in game.panel(state, PLAYER).lists if item.key == "guesses")
+    assert listed.items[-1] == f"Turn 4: \u201c{game.statement(rule)}\u201d \u2014 accepted by the rules"
 
 
 @pytest.mark.parametrize("game_id", [game_id for game_id in GAMES if game_id != "dynamic_picnic"])

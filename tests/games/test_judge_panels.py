@@ -136,7 +136,7 @@ def test_one_judge_plays_as_before_with_no_panel_in_its_spec_or_its_guess() -> N
     state, asks = judged(guessed(math_start(), "add something"), "y")
     assert [ask.role for ask in asks] == [JUDGE]
     assert state.guesses[-1].panel == () and state.guesses[-1].reason == "judge read the rule yes."
-    assert ("judge", "yes") in math_game.transcript(state)
+    assert ("judge", "yes: accepted by the judge") in math_game.transcript(state)
     assert "judges" not in akinator.new_spec(1, 4, random.Random(4)).params
 
 

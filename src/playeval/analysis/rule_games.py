@@ -1,6 +1,10 @@
-"""GuessTheRuleBench's table (the paper's Table 2 form, extended): per game, level and model, the judged win rate
-with its Wilson 95% interval, turns, examples seen and time (Tables 3-6), and beside them the judge-free
-rule-application check: its mean accuracy, and how often the judge's verdict agrees with it.
+"""GuessTheRuleBench's table (the paper's Table 2 form, extended): per game, level and model, the win rate with its
+Wilson 95% interval, turns, examples seen and time (Tables 3-6), and beside them the judge-free rule-application
+check: its mean accuracy, and how often the judge's verdict agrees with it.
+
+A win is a guess the rules accepted (it stated the rule; no judge was asked: ``GuessRuleGame.rules_accept``) or
+the judge role accepted: the rows count the two apart (``rule_wins``), and only judged guesses count towards the
+judge's agreement with the check.
 
 A guess "passes the check" when its answers to the held-out items are at least ``passing`` right; a verdict
 agrees when it accepts exactly the guesses that pass. A forfeited seat counts as a loss; an aborted match is
@@ -41,6 +45,8 @@ class RuleGameRow:
     agreement: float | None
     """Share of judged, checked guesses whose verdict agrees with the check."""
     judged: int
+    rule_wins: int = 0
+    """Wins whose accepted guess the rules decided (no judge was asked); ``wins - rule_wins`` the judge decided."""
 
 
 def guess_passes(game: GuessRuleGame, state: GuessState, guess: Guess, passing: float) -> bool | None:
@@ -54,9 +60,11 @@ def guess_passes(game: GuessRuleGame, state: GuessState, guess: Guess, passing: 
 
 
 def _guess_checks(game: GuessRuleGame, state: GuessState, passing: float) -> list[tuple[bool, bool]]:
-    """(check passed, judge said yes) for each guess that has both."""
+    """(check passed, judge said yes) for each guess that has both (a guess the rules decided was not judged)."""
     found: list[tuple[bool, bool]] = []
     for guess in state.guesses:
+        if guess.decided == "rules":
+            continue
         passed = guess_passes(game, state, guess, passing)
         if passed is not None and guess.verdict is not None:
             found.append((passed, guess.verdict == "yes"))
@@ -66,8 +74,8 @@ def _guess_checks(game: GuessRuleGame, state: GuessState, passing: float) -> lis
 def rule_game_rows(store: Store, run_id: str, registry: GameRegistry, *, passing: float = PASSING
                    ) -> list[RuleGameRow]:
     """One row per (game, level, model) of the run's guess-the-rule matches."""
-    groups: dict[tuple[str, int, str], list[tuple[bool, int, int, float, float | None, list[tuple[bool, bool]]]]] = \
-        defaultdict(list)
+    groups: dict[tuple[str, int, str], list[tuple[bool, int, int, float, float | None, list[tuple[bool, bool]],
+                                                  bool]]] = defaultdict(list)
     for match in store.run_matches(run_id):
         game = registry.get(match.game)
         if not isinstance(game, GuessRuleGame) or match.outcome is None or match.outcome.status == "aborted":
@@ -80,8 +88,9 @@ def rule_game_rows(store: Store, run_id: str, registry: GameRegistry, *, passing
         result = match.outcome.result_for(PLAYER)
         won = bool(result.won) and not result.forfeited
         seconds = (records[-1].created_at - records[0].created_at).total_seconds()
+        by_rules = won and bool(state.guesses) and state.guesses[-1].decided == "rules"
         groups[(match.game, match.level, seat.model)].append(
-            (won, state.turns, state.shown, seconds, result.score, _guess_checks(game, state, passing)))
+            (won, state.turns, state.shown, seconds, result.score, _guess_checks(game, state, passing), by_rules))
     rows: list[RuleGameRow] = []
     for (game_id, level, model), entries in sorted(groups.items()):
         wins = sum(1 for entry in entries if entry[0])
@@ -96,5 +105,5 @@ def rule_game_rows(store: Store, run_id: str, registry: GameRegistry, *, passing
             seconds=statistics.fmean(entry[3] for entry in entries),
             check_accuracy=statistics.fmean(checks) if checks else None,
             agreement=sum(1 for passed, yes in pairs if passed == yes) / len(pairs) if pairs else None,
-            judged=len(pairs)))
+            judged=len(pairs), rule_wins=sum(1 for entry in entries if entry[6])))
     return rows

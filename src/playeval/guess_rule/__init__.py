@@ -21,6 +21,7 @@ from playeval.guess_rule.base import (
     numbered_answers,
     numbered_grammar,
 )
+from playeval.guess_rule.stated import rule_words, states_rule
 
 _LIBRARY = frozenset({"CodeFunctionsPicnic", "DynamicGoingOnAPicnic", "GuessRuleError", "MathGuessTheRuleGame",
                       "StaticGoingOnAPicnic"})
@@ -42,6 +43,8 @@ __all__ = [
     "StaticGoingOnAPicnic",
     "numbered_answers",
     "numbered_grammar",
+    "rule_words",
+    "states_rule",
 ]
 
 

@@ -15,6 +15,16 @@ goes to the members' mean probability of accepting (at least 0.5 accepts) when e
 it comes and the panel's; every member's reason is held until the end, as a single judge's is. One judge plays
 exactly as before: its verdict is the guess's.
 
+**What the rules decide.** A guess the rules can see is right is accepted by them, as Akinator's rules confirm a
+guess that names the secret: no judge is asked and there is no judge phase (the check is still asked for, so the
+seat's score is measured the same way). By default a guess is right when it states the rule in the rule's own words
+(``stated.states_rule``: the same words after normalising case, punctuation, number words, articles and the
+like); a game may accept more (``rules_accept``: the Math Game accepts a formula that gives every value of the
+sequence and of the check). The rules only accept: a guess they do not accept goes to the judge, which may still
+accept it. The guess records who decided (``Guess.decided``), derived in ``apply`` from the guess's words, so the
+match still folds from its log; matches recorded before the rules decided (without the ``rules_decide`` param)
+fold as they were played, every guess judged.
+
 A game derives from :class:`GuessRuleGame` and gives what is its own: the rule (``rule_of``), how many example
 units there are and how a range of them reads, the held-out items with their answers, the texts, and the judge's
 wording. The state machine, the parsing, the outcome and the transcript are here, once.
@@ -49,6 +59,7 @@ from playeval.core.match import Action, MatchSpec, Outcome, SeatResult
 from playeval.core.messages import Message, assistant, system, user
 from playeval.core.panel import Panel, PanelList
 from playeval.core.verdicts import VerdictQuestion
+from playeval.guess_rule.stated import states_rule
 from playeval.guess_rule.writing import CODE_EXECUTOR, GAME_MASTER, GENERATED, Draft, code_check_ask, read_verdict
 
 PLAYER = "player"
@@ -62,6 +73,11 @@ REASON = "reason"
 """The key of the judge's reason in its action's data."""
 CONCEALED = "The concealed rule: "
 """How the judge's ask states the rule (its first line)."""
+RULES_DECIDE = "rules_decide"
+"""The spec param (``True``) of a match whose rules accept the guesses they can see are right (``rules_accept``);
+a match recorded without it had every guess judged, and folds so."""
+BY_RULES = "accepted by the rules"
+BY_JUDGE = "accepted by the judge"
 
 MOVE_FORMAT = ("Reply with exactly one line: 'MORE: <n>' to see more examples, or 'GUESS: <the rule in words, as "
                "precisely as you can>'.")
@@ -103,6 +119,7 @@ _REASON = re.compile(r"reason\s*:\s*(.+)", re.IGNORECASE)
 _LINE = re.compile(r"^\s*(\d{1,2})\s*[.):]\s*(\S.*?)\s*$")
 
 Phase = Literal["write", "check", "move", "apply", "judge"]
+Decider = Literal["rules", "judge"]
 
 
 def numbered_answers(text: str, line: re.Pattern[str], normalize: Callable[[str], str]) -> dict[int, str]:
@@ -164,6 +181,14 @@ class Guess:
     panel: tuple[MemberVerdict, ...] = ()
     """A panel's members' verdicts, in the order they answered (empty for one judge, whose verdict is the
     guess's own)."""
+    decided: Decider | None = None
+    """Who gave the verdict: ``rules`` (set with the guess, no judge asked) or ``judge``; ``None`` while judging."""
+
+    def said(self) -> str:
+        """The verdict as a page or a transcript says it: who accepted the guess, or that it was refused."""
+        if self.verdict == "yes":
+            return BY_RULES if self.decided == "rules" else BY_JUDGE
+        return "not accepted" if self.verdict == "no" else ""
 
 
 @dataclass(frozen=True)
@@ -200,15 +225,21 @@ class GuessState:
         if self.rule is None:
             return "check" if self.drafts and self.drafts[-1].verdict is None else "write"
         last = self.history[-1] if self.history else None
-        if not isinstance(last, Guess) or last.verdict is not None:
+        if not isinstance(last, Guess):
             return "move"
-        return "apply" if last.applied is None else "judge"
+        if last.applied is None and (last.verdict is None or last.decided == "rules"):
+            return "apply"  # a guess the rules accepted is still applied to the held-out items
+        return "judge" if last.verdict is None else "move"
 
     @property
     def won(self) -> bool:
         return bool(self.guesses) and self.guesses[-1].verdict == "yes"
 
     def with_last_guess(self, guess: Guess) -> GuessState:
+        """The state with ``guess`` in place of the last one. A verdict that arrives here without a decider came
+        from the judge (the rules set theirs with the guess), and is recorded so."""
+        if guess.verdict is not None and guess.decided is None:
+            guess = replace(guess, decided="judge")
         return replace(self, history=(*self.history[:-1], guess))
 
 
@@ -266,6 +297,7 @@ class GuessRuleGame(GameBase):
             raise ConfigError(f"{self.id}: a panel has at least one judge, not {judges}")
         if judges > 1:  # one judge adds nothing, so a single judge's spec is as it always was
             params[JUDGES] = judges
+        params[RULES_DECIDE] = True
         return params
 
     # -- hooks --------------------------------------------------------------------------------------------------
@@ -289,6 +321,14 @@ class GuessRuleGame(GameBase):
     @abstractmethod
     def statement(self, rule: Any) -> str:
         """The rule in words, as the judge is told it and as it is revealed."""
+
+    def rules_accept(self, rule: Any, guess: str) -> bool:
+        """Whether the rules accept ``guess`` without asking the judge (see the module's note): by default, when
+        it states the rule in the rule's own words (``stated.states_rule``). A game may accept more guesses it can
+        see are right; ``False`` only sends the guess to the judge (the rules refuse nothing). Pure and
+        deterministic: the fold calls it whenever the state is rebuilt."""
+        statement = self.statement(rule)
+        return bool(statement) and states_rule(guess, statement)
 
     # -- hooks of the rule-writing phase (see the module's note) ------------------------------------------------
 
@@ -507,6 +547,8 @@ class GuessRuleGame(GameBase):
                            history=(*state.history, More(turn=state.turns + 1, count=wanted)))
         if action.kind == "guess":
             guess = Guess(turn=state.turns + 1, text=action.text, all_shown=state.shown == state.total)
+            if state.spec.params.get(RULES_DECIDE) and self.rules_accept(state.rule, action.text):
+                guess = replace(guess, verdict="yes", decided="rules")
             return replace(state, history=(*state.history, guess), turns=state.turns + 1)
         raise RuleViolation(f"the player cannot {action.kind}.")
 
@@ -573,8 +615,12 @@ class GuessRuleGame(GameBase):
         result = SeatResult(seat=PLAYER, won=state.won, score=self.accuracy(state))
         if state.won:
             last = guesses[-1]
-            said = f"the judges: {panel_verdict(last.panel).describe()}" if last.panel else \
-                f"the judge: {last.reason or 'yes'}"
+            if last.decided == "rules":
+                said = BY_RULES
+            elif last.panel:
+                said = f"the judges: {panel_verdict(last.panel).describe()}"
+            else:
+                said = f"the judge: {last.reason or 'yes'}"
             return Outcome(status="finished", winners=(PLAYER,), rounds=state.turns, results=(result,),
                            reason=f"guessed the rule in turn {last.turn} ({said})")
         why = f"every {self.example_unit[:-1]} was shown and the last guess was refused" if exhausted else \
@@ -603,11 +649,16 @@ class GuessRuleGame(GameBase):
                 right = sum(1 for got, item in zip(move.applied, items, strict=False)
                             if got == self.normalize_answer(item.answer))
                 lines.append(("game", f"applied it to {len(items)} held-out items: {right} right"))
-            lines.extend((member.member, member.word) for member in move.panel)
-            if move.verdict is not None and move.panel:
-                lines.append(("game", f"the judges' verdict: {move.verdict} ({panel_verdict(move.panel).describe()})"))
-            elif move.verdict is not None:
-                lines.append((JUDGE, move.verdict))
+            if move.decided == "rules":  # said after the check, as a judge's verdict is
+                if move.applied is not None:
+                    lines.append(("game", f"yes: {BY_RULES} (the judge was not asked)"))
+            else:
+                lines.extend((member.member, member.word) for member in move.panel)
+                if move.verdict is not None and move.panel:
+                    verdict = f"the judges' verdict: {move.verdict} ({panel_verdict(move.panel).describe()})"
+                    lines.append(("game", verdict))
+                elif move.verdict is not None:
+                    lines.append((JUDGE, f"yes: {BY_JUDGE}" if move.verdict == "yes" else move.verdict))
         if self.outcome(state) is not None:  # the judge's reasons name the rule: new lines once it is revealed
             guesses = [move for move in state.history if not isinstance(move, More)]
             for number, move in enumerate(guesses, start=1):

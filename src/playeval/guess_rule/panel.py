@@ -57,16 +57,15 @@ def text_lists(text: str, title: str) -> tuple[PanelList, ...]:
 
 
 def _guess_line(guess: Guess, held: int, judges: int) -> str:
-    if guess.verdict == "yes":
-        said = "accepted"
-    elif guess.verdict == "no":
-        said = "not accepted"
-    elif guess.applied is None:
+    """A guess and what became of it: who accepted it (the rules or the judge, with a panel's members' words), said
+    once the check is done (a guess the rules accepted at once waits for the check as a judged one does)."""
+    if guess.applied is None:
         said = f"apply it to the {held} items"
-    elif judges > 1:
-        said = f"the judges are deciding ({len(guess.panel)} of {judges} have ruled)"
+    elif guess.verdict is None:
+        said = (f"the judges are deciding ({len(guess.panel)} of {judges} have ruled)" if judges > 1
+                else "the judge is deciding")
     else:
-        said = "the judge is deciding"
+        said = guess.said()
     if guess.panel and guess.verdict is not None:
         said += " (" + ", ".join(f"{member.member}: {member.word}" for member in guess.panel) + ")"
     return f"Turn {guess.turn}: \u201c{guess.text}\u201d \u2014 {said}"
@@ -83,7 +82,8 @@ def _move_form(game: GuessRuleGame, state: GuessState) -> MoveForm:
             fields=(FormField(key="n", label=f"How many more {unit}", kind="integer", minimum=1, maximum=left,
                               default="1"),)))
     actions.append(FormAction(
-        key="guess", label="Guess", template=GUESS_PREFIX + "{rule}", help="A guess costs a turn; the judge rules.",
+        key="guess", label="Guess", template=GUESS_PREFIX + "{rule}",
+        help="A guess costs a turn; the rules accept one that states the rule, else the judge rules.",
         fields=(FormField(key="rule", label="The rule, in words", kind="text", min_chars=MIN_GUESS_CHARS,
                           max_chars=MAX_GUESS_CHARS - len(GUESS_PREFIX)),)))
     return MoveForm(party=PLAYER, kind="move", title="Your move", actions=tuple(actions),

@@ -143,7 +143,8 @@ class _GuessTheRuleGame:
 
     def validate_guess(self, guess: str, held_out_answers: Sequence[str] | None = None) -> bool:
         """Present a guess (one turn); ``held_out_answers`` are the guess applied to ``held_out_items()`` (the
-        check is recorded as skipped without them). Returns the judge's verdict."""
+        check is recorded as skipped without them). Returns the verdict: the rules' when they accept the guess
+        (it states the rule; see ``GuessRuleGame.rules_accept``), else the judge's."""
         answers = SKIP if held_out_answers is None else \
             "\n".join(f"{number}. {answer}" for number, answer in enumerate(held_out_answers, start=1))
         with Store.open(self._db) as store:
@@ -164,7 +165,10 @@ class _GuessTheRuleGame:
         """Turns taken, examples seen, time, history, status; the rule only when asked (this counts no turn).
 
         While the game is played each guess carries the judge's verdict only: its reason was written with the
-        rule in view (``core.held``), so it is ``None`` until the game is over or the rule is asked for."""
+        rule in view (``core.held``), so it is ``None`` until the game is over or the rule is asked for. A guess
+        says who decided it (``decided``: ``rules`` when the rules accepted it without asking the judge, else
+        ``judge``) and, in words, what became of it (``said``: "accepted by the rules", "accepted by the judge" or
+        "not accepted")."""
         with Store.open(self._db) as store:
             record = self._record(store)
             records = store.event_records(record.id)
@@ -180,6 +184,7 @@ class _GuessTheRuleGame:
                 history.append({"turn": move.turn, "kind": "more", "count": move.count})
             elif isinstance(move, Guess):
                 history.append({"turn": move.turn, "kind": "guess", "text": move.text, "verdict": move.verdict,
+                                "decided": move.decided, "said": move.said() or None,
                                 "reason": move.reason or None})
         started: datetime = records[0].created_at
         summary: dict[str, Any] = {

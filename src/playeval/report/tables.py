@@ -257,10 +257,11 @@ def rule_game_tables(data: ReportData) -> list[Table]:
         columns=("Model", *[f"L{level}" for _, level in columns]),
         groups=(Group("", 1), *[Group(data.name_of(game), len(levels[game])) for game in games]),
         rows=tuple(table2),
-        caption=("Share of matches won by a guess the judge role accepted, with its Wilson 95% interval and the "
-                 "number of matches; forfeits count as losses, aborted matches are left out. Bold: best per column. "
-                 "A judge's verdicts are only as good as its measured accuracy (`playeval analyze judge`): read "
-                 "these beside the check in the next table, which no judge decides."),
+        caption=("Share of matches won by an accepted guess (accepted by the rules when it stated the rule, no judge "
+                 "asked; else by the judge role: the next table counts them apart), with its Wilson 95% interval "
+                 "and the number of matches; forfeits count as losses, aborted matches are left out. Bold: best per "
+                 "column. A judge's verdicts are only as good as its measured accuracy (`playeval analyze judge`): "
+                 "read these beside the check in the next table, which no judge decides."),
     )
     detail = tuple(
         (Cell(data.name_of(r.game)), Cell(f"L{r.level}"), Cell(r.model),
@@ -269,18 +270,20 @@ def rule_game_tables(data: ReportData) -> list[Table]:
          Cell(fmt_num(r.seconds, 1), numeric=True),
          Cell(NA if r.check_accuracy is None else f"{r.check_accuracy * 100:.0f}%", numeric=True),
          Cell(NA if r.agreement is None else f"{r.agreement * 100:.0f}%", numeric=True,
-              sub=(f"of {r.judged} guesses",) if r.judged else ()))
+              sub=(f"of {r.judged} guesses",) if r.judged else ()),
+         Cell(f"{r.rule_wins}/{r.wins - r.rule_wins}", numeric=True))
         for r in rows)
     checks = Table(
         title="Guess the rule: turns, examples and the rule-application check",
         columns=("Game", "Level", "Model", "Matches", "Turns", "Examples seen", "Seconds", "Check accuracy",
-                 "Judge agrees"),
+                 "Judge agrees", "Won by rules/judge"),
         rows=detail,
         caption=("Means per match. Examples seen counts example units (a picnic unit is one item that may come "
                  "and one that may not). Check accuracy: the share of 10 held-out items the player's last guessed "
                  "rule got right when asked to apply it (chance is 50% for the picnic games' balanced yes/no items, "
-                 "near 0% for the Math Game's next values). Judge agrees: the share of guesses whose verdict "
-                 "matches the check (a guess passes with 80% or more right)."),
+                 "near 0% for the Math Game's next values). Judge agrees: the share of judged guesses whose verdict "
+                 "matches the check (a guess passes with 80% or more right). Won by rules/judge: the wins whose "
+                 "guess the rules accepted without asking the judge / those the judge accepted."),
     )
     return [wins, checks]
 

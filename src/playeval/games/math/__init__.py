@@ -1,8 +1,9 @@
 """GuessTheRuleBench's Math Game: find the hidden rule that makes each value of a number sequence."""
 
+from playeval.games.math.formulas import Guessed, gives_values, read_guess
 from playeval.games.math.rules import MathGame
 from playeval.games.math.sequences import HELD_OUT, SEQUENCE_LENGTH, MathRule, Step, draw_rule, held_out
 from playeval.guess_rule import JUDGE, PLAYER
 
-__all__ = ["HELD_OUT", "JUDGE", "PLAYER", "SEQUENCE_LENGTH", "MathGame", "MathRule", "Step", "draw_rule",
-           "held_out"]
+__all__ = ["HELD_OUT", "JUDGE", "PLAYER", "SEQUENCE_LENGTH", "Guessed", "MathGame", "MathRule", "Step", "draw_rule",
+           "gives_values", "held_out", "read_guess"]

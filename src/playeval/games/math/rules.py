@@ -14,6 +14,11 @@ seed as code, an offline check of the whole path.
 The ``judge`` may be a panel (``--role judge=A,B,C``): the majority of its members' verdicts rules, a tie goes to
 their mean probability of accepting when every member recorded one, else the guess is refused
 (``guess_rule.base``, ``core.judge_panel``).
+
+Beside a guess in the rule's own words, the rules accept a guess that reads as a formula (``formulas``: ``x/3``,
+``divide by three``, ``a(n+1) = a(n)/3``, ``at even positions ..., at odd positions ...``) when it gives every
+value of the sequence from the one before it and every held-out next value (``rules_accept``); any other guess,
+a formula that misses a value included, goes to the judge.
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ from playeval.core.match import MatchSpec
 from playeval.core.rng import derive_seed
 from playeval.games.math import prompts
 from playeval.games.math.calibration import judge_cases, written_cases
+from playeval.games.math.formulas import gives_values, read_guess
 from playeval.games.math.sequences import MAX_ABS, SEQUENCE_LENGTH, MathRule, draw_rule, held_out
 from playeval.games.math.written import (
     HEADER,
@@ -55,6 +61,14 @@ PROCEDURAL = "procedural"
 SequenceRule = MathRule | WrittenSequence
 """A match's rule: drawn (``MathRule``) or written by the game master (``WrittenSequence``)."""
 START_GRAMMAR = '"-"? [1-9] [0-9]{0,5}'
+
+
+def value_triples(rule: SequenceRule) -> list[tuple[int, int, int]]:
+    """Every (value, its position, the next value) the rule defines in a match: the sequence's consecutive values
+    and the held-out items."""
+    values = rule.sequence() or []
+    triples = [(values[index], index, values[index + 1]) for index in range(len(values) - 1)]
+    return triples + list(rule.held if isinstance(rule, WrittenSequence) else held_out(rule) or [])
 
 
 class ProceduralGameMaster:
@@ -166,6 +180,14 @@ class MathGame(GuessRuleGame):
 
     def statement(self, rule: SequenceRule) -> str:
         return rule.describe()
+
+    def rules_accept(self, rule: SequenceRule, guess: str) -> bool:
+        """The rule's own words, or a formula that gives every next value: of each value of the sequence but the
+        last, and of each held-out item (``formulas``)."""
+        if super().rules_accept(rule, guess):
+            return True
+        guessed = read_guess(guess)
+        return guessed is not None and gives_values(guessed, value_triples(rule))
 
     def normalize_answer(self, text: str) -> str:
         try:
