@@ -66,7 +66,25 @@ def test_the_spot_of_an_answer_follows_the_lead_token_by_token() -> None:
     lines = AnswerSpot(LINES)
     assert lines.at("1. yes\n2") == (". ", 10) and lines.at("1. yes\n") is None
     assert answer_of(" yes", " ", ("yes", "no")) == "yes" and answer_of(" ", " ", ("yes", "no")) is None
+    assert answer_of("yes\n", "", ("yes", "no")) == "yes"  # the answer, then what the grammar allows after it
+    for forbidden in (" not", " nothing", "yesterday", "now"):  # run on into letters the grammar forbids there
+        assert answer_of(forbidden, " " if forbidden.startswith(" ") else "", ("yes", "no")) is None
     assert answer_of("par", "", ("yes", "partly", "no")) == "partly" and answer_of("x", "", ("yes", "no")) is None
     probs = answer_probs([("yes", 0.0), ("yes", -1.0), ("no", 0.0), (None, 5.0)], ("yes", "no"))
     assert probs is not None and probs["yes"] == pytest.approx((1 + 0.36787944) / (2 + 0.36787944))
     assert answer_probs([(None, 1.0)], ("yes", "no")) is None
+
+
+def test_a_case_value_that_is_not_text_is_refused_by_name() -> None:
+    from playeval.core import JudgeCase
+    from playeval.core.judge_cases import context_text
+    from playeval.core.registry import default_registry
+
+    case = JudgeCase(id="m-7", context={"statement": ["divide", "by 3"], "seen": None}, answer="x/3", correct=True,
+                     kind="formula")
+    with pytest.raises(ValueError, match=r"case m-7: 'statement' must be a non-empty string, not a list"):
+        default_registry().get("math").judge_case_ask(case)  # type: ignore[attr-defined]
+    with pytest.raises(ValueError, match=r"'seen' must be a non-empty string, not null"):
+        context_text(case, "seen")
+    with pytest.raises(ValueError, match=r"'secret' must be a non-empty string, not missing"):
+        context_text(case, "secret")

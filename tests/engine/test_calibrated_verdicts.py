@@ -95,6 +95,9 @@ async def test_a_run_decides_by_the_calibration_and_records_it(tmp_path: Path) -
         assert (record.threshold, record.calibration, record.p_accept) == (THRESHOLD, LABEL, pytest.approx(0.4))
         assert match.outcome is not None and match.outcome.winners == ("player",)  # the flipped verdict won it
         assert replayed(store, match.id) == ("player",)
+        game = default_registry().get(match.game)
+        [guess] = state_from_events(game, match.spec, store.events(match.id)).guesses
+        assert guess.reason is not None and "the judge's own word was no" in guess.reason  # its reason was for "no"
         notes = build_report(store, run_id, default_registry()).notes
         assert "judge verdicts: 1 recorded, 1 by a calibrated threshold" in notes
         assert any(note.startswith(f"calibration of {JUDGE}: {path}") for note in notes)

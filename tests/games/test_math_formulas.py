@@ -69,7 +69,8 @@ def test_the_plain_operations_are_accepted(seed: int, guesses: tuple[str, ...]) 
 
 @pytest.mark.parametrize("guess", ["divide by 4", "multiply by 3", "subtract 3", "divide by -3", "x/3 + 1",
                                    "divide by 3 then add 0.5", "multiply by 1/3 then subtract 1", "x",
-                                   "divide by 3 at even positions, multiply by 3 at odd positions"])
+                                   "divide by 3 at even positions, multiply by 3 at odd positions",
+                                   "(x + 2) // 3", "(x+1)//3"])  # floors that agree with x/3 on multiples of 3
 def test_near_misses_are_not_accepted_by_the_rules(guess: str) -> None:
     assert read_guess(guess) is not None  # each is read, and its values are wrong
     assert not game.rules_accept(rule_of(1, 0), guess)
@@ -221,10 +222,30 @@ async def test_a_guess_the_rules_do_not_accept_still_asks_the_judge() -> None:
 def test_a_match_recorded_before_the_rules_decided_folds_as_it_was_played() -> None:
     spec = spec_of(1, 0)
     old = spec.model_copy(update={"params": {k: v for k, v in spec.params.items() if k != RULES_DECIDE}})
-    state = game.apply(game.initial_state(old), Action(seat=PLAYER, kind="guess", text="divide by 3"))
+    [ask] = game.next_asks(game.initial_state(old))
+    guessed = game.parse(game.initial_state(old), ask, "GUESS: divide by 3")
+    assert guessed.data == {}  # no decision of the rules in a match recorded before they decided
+    state = game.apply(game.initial_state(old), guessed)
     answers = "\n".join(str(following) for _, _, following in held_out(game.rule_of(old)) or [])
     state = game.apply(state, Action(seat=PLAYER, kind="apply", text=answers))
     assert state.phase() == "judge" and state.guesses[-1].decided is None  # judged, as it was then
     state = game.apply(state, Action(role=JUDGE, kind="verdict", text="no", data={"reason": "r"}))
     assert game.outcome(state) is None and state.guesses[-1].decided == "judge"
     assert game.transcript(state)[-1] == (JUDGE, "no")
+
+
+def test_the_rules_decision_is_kept_with_the_move_so_a_log_replays_as_played() -> None:
+    """The rules decide when a guess is read (``parse``) and the decision travels in the action's data: applying
+    a recorded move never reads the guess's words again, so a later change to how guesses are read cannot change
+    a stored match."""
+    spec = spec_of(1, 0)
+    state = game.initial_state(spec)
+    [ask] = game.next_asks(state)
+    ruled = game.parse(state, ask, "GUESS: divide by 3")
+    assert [record["decided"] for record in ruled.data["verdicts"]] == ["rules"]
+    # A move recorded without the decision (the reading did not accept it then) stays a judged guess.
+    bare = game.apply(state, Action(seat=PLAYER, kind="guess", text="divide by 3"))
+    assert bare.guesses[-1].decided is None and bare.guesses[-1].verdict is None
+    # And one recorded with it is accepted whatever its words now read as.
+    kept = game.apply(state, Action(seat=PLAYER, kind="guess", text="something unreadable", data=ruled.data))
+    assert (kept.guesses[-1].verdict, kept.guesses[-1].decided) == ("yes", "rules")

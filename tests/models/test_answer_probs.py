@@ -113,3 +113,21 @@ async def test_a_server_that_refuses_logprobs_is_asked_again_without_and_never_a
         assert first.answer_probs == second.answer_probs == ()
         assert [bool(post.get("logprobs")) for post in fake.posts] == [True, False, False]
         await provider.aclose()
+
+
+def test_a_reply_with_leading_white_space_keeps_its_readings() -> None:
+    """The provider strips the reply; the readings, taken at offsets of the reply as generated, still line up."""
+    from types import SimpleNamespace
+
+    from playeval.models.providers.openai import read_answers
+
+    lines = VerdictQuestion(answers=("yes", "no"), accept=("yes",), context=r"(?:\A|\n)\d+", lead=". ")
+
+    def token(text: str, alternatives: dict[str, float]) -> SimpleNamespace:
+        return SimpleNamespace(token=text, top_logprobs=[SimpleNamespace(token=t, logprob=v)
+                                                         for t, v in alternatives.items()])
+
+    content = [token("\n", {}), token("1", {}), token(".", {}), token(" yes", {" yes": -0.2, " no": -2.0}),
+               token("\n", {}), token("2", {}), token(". ", {}), token("no", {"no": -0.1, "yes": -3.0})]
+    probs = read_answers(lines, SimpleNamespace(content=content), "\n1. yes\n2. no")
+    assert len(probs) == 2 and probs[0]["yes"] > 0.5 and probs[1]["no"] > 0.5

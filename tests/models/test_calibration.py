@@ -39,7 +39,10 @@ def test_a_calibration_roundtrips_and_only_applied_entries_give_thresholds(tmp_p
     saved = save_calibration(_calibration("mock/judge"))
     assert saved == tmp_path / "calibrations" / "mock-judge.json" and calibration_dirs()[0] == saved.parent
     loaded = load_calibration(saved)
-    assert loaded.model_dump() == _calibration("mock/judge").model_dump()
+    expected = _calibration("mock/judge")  # each entry saved with the set it was fitted on
+    expected = expected.model_copy(update={"entries": [entry.model_copy(update={"cases_from": "built-in"})
+                                                       for entry in expected.entries]})
+    assert loaded.model_dump() == expected.model_dump()
     assert loaded.format == "playeval-judge-calibration"
     thresholds = loaded.thresholds("math")
     assert thresholds is not None and thresholds.by_kind == {"verdict": 0.7}
@@ -106,3 +109,16 @@ def test_a_bad_file_is_one_line_naming_it(tmp_path: Path, text: str, said: str) 
         find_calibration("mock/judge")
     message = str(caught.value)
     assert str(bad) in message and said in message and "\n" not in message
+
+
+def test_a_fit_of_one_game_keeps_the_files_other_entries_for_the_same_identity(tmp_path: Path) -> None:
+    first = save_calibration(_calibration("mock/judge"))
+    other = _calibration("mock/judge").model_copy(update={"cases": "mine.jsonl", "entries": [
+        CalibrationEntry(game="undercover", kind="novelty", threshold=0.6, applied=True, cases=40)]})
+    assert save_calibration(other) == first
+    merged = load_calibration(first)
+    assert [(e.game, e.kind, e.cases_from) for e in merged.entries] == [
+        ("math", "other", "built-in"), ("math", "verdict", "built-in"), ("undercover", "novelty", "mine.jsonl")]
+    stranger = _calibration("sha256:another").model_copy(update={"entries": other.entries})
+    save_calibration(stranger, first)  # a file of another identity is replaced, not merged
+    assert [(e.game, e.kind) for e in load_calibration(first).entries] == [("undercover", "novelty")]

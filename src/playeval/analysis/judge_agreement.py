@@ -244,7 +244,7 @@ def _check_pairs(game: GuessRuleGame, match: MatchRecord, state: GuessState, pas
     found: list[tuple[str, str | None, bool]] = []
     for guess in state.guesses:
         passed = guess_passes(game, state, guess, passing)
-        if passed is None or guess.verdict is None:
+        if passed is None or guess.verdict is None or guess.decided == "rules":  # no judge was asked
             continue
         if not guess.panel:
             found.append((JUDGE, models.get(JUDGE), passed == (guess.verdict == "yes")))

@@ -122,3 +122,13 @@ def packaged_cases(package: str, resource: str, game: str,
 def missing_keys(case: JudgeCase, keys: Mapping[str, str]) -> list[str]:
     """The keys of ``keys`` (``JudgedGame.judge_case_keys``) that the case's context lacks."""
     return [key for key in keys if key not in case.context]
+
+
+def context_text(case: JudgeCase, key: str) -> str:
+    """The case's ``context[key]`` as the text it must be; ``ValueError`` naming the case and the key when it is
+    missing or not a non-empty string (a list or ``null`` would otherwise be asked as its Python form)."""
+    value = case.context.get(key)
+    if not isinstance(value, str) or not value.strip():
+        shown = "missing" if key not in case.context else f"a {type(value).__name__}" if value is not None else "null"
+        raise ValueError(f"case {case.id}: '{key}' must be a non-empty string, not {shown}")
+    return value

@@ -54,11 +54,12 @@ from playeval.core.ask import Ask, OutputConstraint
 from playeval.core.errors import ConfigError, FormatError, RuleViolation
 from playeval.core.game import GameBase, JudgeCase
 from playeval.core.info import Disclosure, GameOption, RoleInfo, Scalar, ScoreInfo, panel_member, panel_role
+from playeval.core.judge_cases import context_text
 from playeval.core.judge_panel import MemberVerdict, action_p_accept, panel_verdict
 from playeval.core.match import Action, MatchSpec, Outcome, SeatResult
 from playeval.core.messages import Message, assistant, system, user
 from playeval.core.panel import Panel, PanelList
-from playeval.core.verdicts import VerdictQuestion
+from playeval.core.verdicts import VERDICTS_KEY, VerdictQuestion, recorded_verdicts, rules_verdict
 from playeval.guess_rule.stated import states_rule
 from playeval.guess_rule.writing import CODE_EXECUTOR, GAME_MASTER, GENERATED, Draft, code_check_ask, read_verdict
 
@@ -472,7 +473,7 @@ class GuessRuleGame(GameBase):
         "seen": "what the player saw before guessing, as text (the examples as the game lists them)"}
 
     def judge_case_ask(self, case: JudgeCase) -> Ask:
-        return self.judge_ask(str(case.context["statement"]), str(case.context["seen"]), case.answer)
+        return self.judge_ask(context_text(case, "statement"), context_text(case, "seen"), case.answer)
 
     def judge_case_verdict(self, ask: Ask, text: str) -> bool:
         return one_verdict(text) == "yes"
@@ -505,7 +506,12 @@ class GuessRuleGame(GameBase):
         if guess and _ANOTHER_MOVE.search(guess.group("rule")):
             raise FormatError("give one move, not two: 'MORE: <n>' or 'GUESS: <rule>'.")
         if guess and len(guess.group("rule").strip()) >= 3:
-            return Action(seat=PLAYER, kind="guess", text=guess.group("rule").strip()[:MAX_GUESS_CHARS])
+            said = guess.group("rule").strip()[:MAX_GUESS_CHARS]
+            # The rules' acceptance is decided here and kept with the move, so a stored match replays as it was
+            # played even after the rules' reading of guesses changes.
+            ruled = state.spec.params.get(RULES_DECIDE) and self.rules_accept(state.rule, said)
+            return Action(seat=PLAYER, kind="guess", text=said,
+                          data={VERDICTS_KEY: [rules_verdict(True).model_dump(mode="json")]} if ruled else {})
         raise FormatError(f"reply 'MORE: <n>' to see more {self.example_unit}, or 'GUESS: <the rule>'.")
 
     def _parse_applied(self, state: GuessState, text: str) -> Action:
@@ -547,7 +553,7 @@ class GuessRuleGame(GameBase):
                            history=(*state.history, More(turn=state.turns + 1, count=wanted)))
         if action.kind == "guess":
             guess = Guess(turn=state.turns + 1, text=action.text, all_shown=state.shown == state.total)
-            if state.spec.params.get(RULES_DECIDE) and self.rules_accept(state.rule, action.text):
+            if any(record.decided == "rules" and record.accepted for record in recorded_verdicts(action.data)):
                 guess = replace(guess, verdict="yes", decided="rules")
             return replace(state, history=(*state.history, guess), turns=state.turns + 1)
         raise RuleViolation(f"the player cannot {action.kind}.")
@@ -561,6 +567,14 @@ class GuessRuleGame(GameBase):
             raise RuleViolation(f"the verdict open is {member}'s." if len(guess.panel) < state.judges
                                 else "every judge has ruled on this guess.")
         reason = str(action.data.get(REASON, ""))
+        turned = [record for record in recorded_verdicts(action.data)
+                  if record.decided == "threshold" and record.word is not None and record.word != action.text]
+        if turned and turned[0].p_accept is not None and turned[0].threshold is not None:
+            # The reason is the model's, written for its own word: say that a calibrated threshold turned it.
+            record = turned[0]
+            reason = (f"{reason} [the judge's own word was {record.word}; its probability of accepting, "
+                      f"{record.p_accept:.2f}, against its calibrated threshold {record.threshold:.2f} made it "
+                      f"{action.text}]").strip()
         if state.judges == 1:
             return replace(guess, verdict=action.text, reason=reason)
         said = MemberVerdict(member=member, word=action.text, accepted=action.text == "yes",

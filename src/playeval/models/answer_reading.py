@@ -28,12 +28,15 @@ class AnswerSpot:
 
 
 def answer_of(piece: str, rest_of_lead: str, answers: tuple[str, ...]) -> str | None:
-    """The answer a token begins, when its text is the rest of the lead then the start of exactly one answer."""
+    """The answer a token begins, when its text is the rest of the lead then the start of exactly one answer, or
+    that whole answer followed by white space only (``yes\n``). A token that runs on into other letters (``not``
+    after ``no``, ``yesterday``) is one the grammar forbids there, and counts for no answer."""
     cut = len(rest_of_lead)
     if len(piece) <= cut or not piece.startswith(rest_of_lead):
         return None
     tail = piece[cut:]
-    fits = [answer for answer in answers if answer.startswith(tail) or tail.startswith(answer)]
+    fits = [answer for answer in answers
+            if answer.startswith(tail) or (tail.startswith(answer) and not tail[len(answer):].strip())]
     return fits[0] if len(fits) == 1 else None
 
 

@@ -76,6 +76,8 @@ class CalibrationEntry(BaseModel):
     """The model's own word's rates on the held-out folds."""
     fitted: Rates = Field(default_factory=dict)
     """The threshold's rates on the held-out folds (each fold's threshold fitted on the others)."""
+    cases_from: str | None = None
+    """The labelled set this entry was fitted on (``built-in`` or a file name); ``None``: the file's ``cases``."""
 
 
 class Calibration(BaseModel):
@@ -253,6 +255,23 @@ def find_calibration(address: str, *, cache_dir: Path | None = None) -> tuple[Pa
     return None
 
 
+def _kept_with(calibration: Calibration, target: Path) -> Calibration:
+    """``calibration`` with the entries of the file at ``target`` that it does not replace (same identity only)."""
+    try:
+        old = load_calibration(target) if target.is_file() else None
+    except CalibrationError:
+        old = None
+    fresh = [entry if entry.cases_from is not None else entry.model_copy(update={"cases_from": calibration.cases})
+             for entry in calibration.entries]
+    if old is None or old.identity != calibration.identity:
+        return calibration.model_copy(update={"entries": fresh})
+    covered = {(entry.game, entry.kind) for entry in fresh}
+    kept = [entry if entry.cases_from is not None else entry.model_copy(update={"cases_from": old.cases})
+            for entry in old.entries if (entry.game, entry.kind) not in covered]
+    entries = sorted([*kept, *fresh], key=lambda entry: (entry.game, entry.kind))
+    return calibration.model_copy(update={"entries": entries})
+
+
 def address_slug(address: str) -> str:
     """A file name stem for a model address (``local/qwen2.5-coder-1.5b`` -> ``local-qwen2.5-coder-1.5b``)."""
     slug = re.sub(r"[^A-Za-z0-9._-]+", "-", address).strip("-.")
@@ -276,8 +295,13 @@ def _write_atomically(path: Path, text: str) -> None:
 
 def save_calibration(calibration: Calibration, path: Path | None = None) -> Path:
     """Write ``calibration`` (default: the user's calibration directory, ``<address slug>.json``) atomically, so a
-    reader never sees half a file; returns the path. ``CalibrationError`` when it cannot be written."""
+    reader never sees half a file; returns the path. ``CalibrationError`` when it cannot be written.
+
+    A file already there for the same model identity keeps its entries for the games and questions this fit did
+    not cover (a fit of one game does not wipe the others'), each with the set it was fitted on; a file for another
+    identity, or one that cannot be read, is replaced."""
     target = path if path is not None else user_calibration_dir() / f"{address_slug(calibration.model)}.json"
+    calibration = _kept_with(calibration, target)
     try:
         _write_atomically(target, calibration.model_dump_json(indent=2) + "\n")
     except OSError as err:

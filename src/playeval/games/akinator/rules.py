@@ -40,7 +40,7 @@ from playeval.core.info import (
     panel_member,
     panel_role,
 )
-from playeval.core.judge_cases import packaged_cases
+from playeval.core.judge_cases import context_text, packaged_cases
 from playeval.core.judge_panel import MemberVerdict, action_p_accept, panel_verdict
 from playeval.core.match import Action, MatchSpec, Outcome
 from playeval.core.messages import Message, assistant, system, user
@@ -594,7 +594,7 @@ class Akinator(GameBase):
         return packaged_cases("playeval.games.akinator", "data/judge_cases.jsonl", self.id)
 
     def judge_case_ask(self, case: JudgeCase) -> Ask:
-        return confirm_ask(str(case.context["secret"]), case.answer)
+        return confirm_ask(context_text(case, "secret"), case.answer)
 
     def judge_case_verdict(self, ask: Ask, text: str) -> bool:
         """The judge's reply read as a match reads it: "Yes" confirms the guess, "No" denies it."""

@@ -33,6 +33,7 @@ from playeval.core.ask import Ask
 from playeval.core.errors import ConfigError, RuleViolation
 from playeval.core.game import JudgeCase
 from playeval.core.info import Disclosure, GameOption, LevelInfo, Presentation, RoleInfo, Scalar, SeatInfo, panel_role
+from playeval.core.judge_cases import context_text
 from playeval.core.match import Action, MatchSpec, Outcome
 from playeval.core.panel import Panel
 from playeval.games.dynamic_picnic import prompts
@@ -288,8 +289,8 @@ class DynamicPicnic(ListedRuleGame):
             who = "a validator case" if scale == CHECK_SCALE else "a guess case"
             raise ValueError(f"case {case.id}: {who} needs {', '.join(repr(key) for key in lacking)}")
         if scale == CHECK_SCALE:
-            return check_ask(str(case.context["statement"]), [str(case.context["item"])])
-        return self.judge_ask(str(case.context["statement"]), str(case.context["seen"]), case.answer)
+            return check_ask(context_text(case, "statement"), [context_text(case, "item")])
+        return self.judge_ask(context_text(case, "statement"), context_text(case, "seen"), case.answer)
 
     def judge_case_verdict(self, ask: Ask, text: str) -> bool:
         """The judge's verdict, or the validator's ``1. yes`` (the item fits) or ``1. no`` for a check ask."""

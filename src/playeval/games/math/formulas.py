@@ -30,7 +30,9 @@ left (a word it does not know, two variables, a power) makes the guess unreadabl
 whole number and so no match), it gives the next value for every consecutive pair of the rule's sequence and the
 next value of every held-out item. The game's own divisions always come out even (``sequences.Step.apply`` draws
 no rule whose division leaves a remainder), so on its values ``/`` and ``//`` agree and exact fractions judge a
-guess as the rule computes. A formula that does not give every value is not refused: it goes to the judge too.
+guess as the rule computes; a ``//`` that would drop a remainder counts as a miss (``(x + 2) // 3`` is not
+``x / 3``, though the two agree on multiples of 3). A formula that does not give every value is not refused: it
+goes to the judge too.
 
 Bad input stays cheap: a guess longer than ``MAX_CHARS``, with more than ``MAX_TOKENS`` tokens, a number longer
 than ``MAX_DIGITS`` or brackets deeper than ``MAX_DEPTH`` is unreadable, and an evaluation whose numbers grow
@@ -120,7 +122,9 @@ def evaluate(expr: Expr, x: Fraction) -> Fraction:
         return _bounded(left * right)
     if right == 0:
         raise ZeroDivisionError("division by zero")
-    if expr.op == "//":
+    if expr.op == "//":  # the game's divisions come out even: a floor that drops a remainder is not the rule's
+        if left % right:
+            raise ArithmeticError("a floor division that leaves a remainder")
         return Fraction(left // right)
     return _bounded(left / right)
 

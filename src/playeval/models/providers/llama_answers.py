@@ -72,4 +72,6 @@ class AnswerReader:
     def answer_probs(self, reply: str) -> tuple[dict[str, float], ...]:
         """The readings at the answers the reply holds (in order), for the reply as generated; an empty dict
         where an answer was not read."""
-        return tuple(self._readings.get(offset, {}) for offset, _ in self._spot.question.positions(reply))
+        lead = len(reply) - len(reply.lstrip())  # the provider returns the reply stripped; positions are read there
+        return tuple(self._readings.get(offset + lead, {})
+                     for offset, _ in self._spot.question.positions(reply.strip()))

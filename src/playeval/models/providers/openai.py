@@ -309,8 +309,9 @@ def read_answers(question: VerdictQuestion, logprobs: Any, text: str) -> tuple[d
             if probs is not None:
                 readings[offset] = probs
         so_far += str(token.token)
+    # The readings are at offsets of the reply as generated; ``text`` is the same reply with its ends stripped.
     lead = len(so_far) - len(so_far.lstrip())
-    return tuple(readings.get(offset + lead, {}) for offset, _ in question.positions(text))
+    return tuple(readings.get(offset + lead, {}) for offset, _ in question.positions(text.strip()))
 
 
 class _SchemaRefused(Exception):
