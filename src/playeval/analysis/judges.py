@@ -115,7 +115,7 @@ async def judge_verdicts(game: JudgedGame, model: Model, *, cases: Sequence[Judg
     """The model's verdict on each case (default: the game's own set), asked as the game's judge role is, with
     its probability of accepting where the model gives one. The model's own words are recorded: a calibrated
     threshold is applied afterwards (:meth:`JudgeVerdict.decided`), so one pass measures both."""
-    player = LLMPlayer(model, seed=0, temperature=0.0, max_retries=max_retries)
+    player = LLMPlayer(model, seed=0, temperature=0.0, max_retries=max_retries, verdicts_only=True)
     found: list[JudgeVerdict] = []
     for case, first in case_asks(game, game.judge_cases() if cases is None else cases):
         ask = first

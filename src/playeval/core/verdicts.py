@@ -47,6 +47,9 @@ class VerdictQuestion(BaseModel):
     accept: tuple[str, ...] = Field(min_length=1)
     lead: str = ""
     context: str = r"\A"
+    explained_after: str | None = None
+    """Where the answers end and the reply only explains them (a guess judge's ``"\nReason:"``): a measurement of
+    the verdicts alone may stop generating there, as what comes after cannot change an answer already chosen."""
 
     @model_validator(mode="after")
     def _shape(self) -> VerdictQuestion:

@@ -88,7 +88,8 @@ WRONG = "The judge did not accept your guess \"{guess}\"."
 JUDGE_FORMAT = "Reply with two lines: 'Verdict: yes' or 'Verdict: no', then 'Reason: <one short sentence>'."
 JUDGE_GRAMMAR = 'root ::= "Verdict: " ("yes" | "no") "\\nReason: " [^\\n]{1,200}\n'
 
-JUDGE_QUESTION = VerdictQuestion(answers=("yes", "no"), accept=("yes",), lead="Verdict: ")
+JUDGE_QUESTION = VerdictQuestion(answers=("yes", "no"), accept=("yes",), lead="Verdict: ",
+                                 explained_after="\nReason:")
 """Where the judge's reply holds its verdict (``core.verdicts``)."""
 
 GUESS_GRAMMAR = 'root ::= "GUESS: " [^\\n]{5,300}\n'

@@ -26,15 +26,20 @@ class LLMPlayer:
 
     A judge's ask (``Ask.verdict``) asks the model for its answers' probabilities; ``thresholds`` (a calibration
     of this model for this game) then decide each verdict from them where one is held for the ask's kind, and the
-    reply says how every verdict was decided (``Reply.verdicts``).
+    reply says how every verdict was decided (``Reply.verdicts``). ``verdicts_only`` (measuring a judge on
+    labelled cases) stops each judge's reply where it only goes on to explain its answers
+    (``VerdictQuestion.explained_after``): the answers and their probabilities are those of the whole reply, since
+    a model generates them before what follows, at a fraction of the time.
     """
 
     kind = "llm"
 
     def __init__(self, model: Model, *, seed: int, temperature: float = 0.0,
                  max_retries: int = DEFAULT_MAX_RETRIES, retry_temperature: float | None = None,
-                 match: MatchContext | None = None, thresholds: Thresholds | None = None) -> None:
+                 match: MatchContext | None = None, thresholds: Thresholds | None = None,
+                 verdicts_only: bool = False) -> None:
         self._model = model
+        self._verdicts_only = verdicts_only
         self._thresholds = thresholds
         self._match = match
         self._seed = seed
@@ -52,10 +57,12 @@ class LLMPlayer:
         if ask.attempt > 0 and self._retry_temperature is not None:
             temperature = max(temperature, self._retry_temperature)
             messages = _fresh_retry(ask)
+        explained = ask.verdict.explained_after if ask.verdict is not None and self._verdicts_only else None
         config = GenerationConfig(
             temperature=temperature,
             max_tokens=ask.max_tokens,
             seed=derive_seed(self._seed, ask.party, len(ask.messages), ask.attempt),
+            stop=(explained,) if explained else (),
         )
         origin = self._match.origin(ask) if self._match is not None and self._model.reads_origin else None
         request = ModelRequest(messages=messages, config=config, constraint=ask.constraint, affinity=ask.party,

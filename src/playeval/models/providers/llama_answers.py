@@ -26,8 +26,11 @@ class Vocabulary:
 
     def __init__(self, llama: Llama) -> None:
         model: Any = llama._model  # the binding has no public per-token text
-        self.pieces: tuple[str, ...] = tuple(model.token_to_piece(token).decode("utf-8", errors="replace")
-                                             for token in range(llama.n_vocab()))
+        # The binding hands back its whole 32-byte buffer, the piece padded with NUL bytes: cut them off, or every
+        # piece would run on past its text (" not" would begin "no" and more).
+        self.pieces: tuple[str, ...] = tuple(
+            model.token_to_piece(token).rstrip(b"\x00").decode("utf-8", errors="replace")
+            for token in range(llama.n_vocab()))
         self._found: dict[tuple[str, tuple[str, ...]], list[tuple[int, str]]] = {}
 
     def starts(self, rest_of_lead: str, answers: tuple[str, ...]) -> list[tuple[int, str]]:
