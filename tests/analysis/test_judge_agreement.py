@@ -210,3 +210,23 @@ def test_undercover_scales_and_an_akinator_panel_are_each_a_question_per_ask(
     [row] = agreement_rows(found.questions, resamples=20)
     assert (row.game, row.kind, row.members, row.method, row.questions, row.unanimous) == (
         "akinator", "confirm", 3, "fleiss", 2, 0.5)
+
+
+def test_a_guess_the_rules_accepted_gives_the_judge_no_agreement_with_the_check() -> None:
+    """No judge was asked about a guess the rules accepted, so it is no evidence for or against any judge."""
+    import random
+    from types import SimpleNamespace
+
+    from playeval.analysis.judge_agreement import _check_pairs
+    from playeval.core.match import Action
+    from playeval.games.math import MathGame, held_out
+
+    game = MathGame()
+    spec = game.new_spec(1, 0, random.Random(0))  # the rule "divide by 3"
+    state = game.initial_state(spec)
+    [ask] = game.next_asks(state)
+    state = game.apply(state, game.parse(state, ask, "GUESS: divide by 3"))
+    answers = "\n".join(str(following) for _, _, following in held_out(game.rule_of(spec)) or [])
+    state = game.apply(state, Action(seat="player", kind="apply", text=answers))
+    assert state.guesses[-1].decided == "rules"
+    assert _check_pairs(game, SimpleNamespace(roles=[]), state, 0.5) == []  # type: ignore[arg-type]
