@@ -201,3 +201,24 @@ async def test_a_judges_answer_probabilities_are_read_under_the_grammar(tmp_path
                 assert max(probs, key=lambda answer: probs[answer]) == word
             again = await model.generate(req)
             assert again.cached and again.answer_probs == fresh.answer_probs
+
+
+async def test_measuring_verdicts_only_stops_early_with_the_same_words_and_probabilities(tmp_path: Path) -> None:
+    """A judge measured on labelled cases stops where its reply only explains (``verdicts_only``): the verdict
+    and its probability are those of the whole reply."""
+    require_local("smollm2-135m")
+    from playeval.core.registry import default_registry
+    from playeval.players.llm import LLMPlayer
+
+    game = default_registry().get("math")
+    cases = game.judge_cases()[100:103]  # type: ignore[attr-defined]
+    async with ModelHub(use_cache=False, model_dir=default_model_dir()) as local:
+        model = local.get("local/smollm2-135m")
+        full, short = LLMPlayer(model, seed=0), LLMPlayer(model, seed=0, verdicts_only=True)
+        for case in cases:
+            ask = game.judge_case_ask(case)  # type: ignore[attr-defined]
+            whole, cut = await full.act(ask), await short.act(ask)
+            assert "Reason:" in whole.text and "Reason" not in cut.text
+            assert [v.word for v in cut.verdicts] == [v.word for v in whole.verdicts]
+            assert [v.p_accept for v in cut.verdicts] == pytest.approx([v.p_accept for v in whole.verdicts])
+            assert all(v.p_accept is not None for v in cut.verdicts)
