@@ -21,6 +21,7 @@ from playeval.guess_rule.stated import rule_words, states_rule
     ("rule: divide by 3", "divide by 3"),
     ("My guess is divide by 3", "divide by 3"),
     ("I think that the rule is divide by 3", "divide by 3"),
+    ("The rule is that each value is divided by 3", "each value is divided by 3"),  # seen from the local model
     ("divide the previous value by 3", "divide previous value by 3"),  # 'the' goes
     ("items that are an airplane", "airplane"),  # the subject and 'an' go, the plural is folded
     ("Things that are airplanes", "airplane"),

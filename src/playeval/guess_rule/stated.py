@@ -10,7 +10,7 @@ What ``rule_words`` normalises, in order (the guess and the statement alike):
 1. Unicode: the minus sign and the en and em dashes read as ``-``, the multiplication sign and the middle dots as
    ``*``, the division sign as ``/``;
    accents are dropped (NFKD) and the text is lower-cased.
-2. A leading introduction, up to three times: ``the rule is``, ``rule:``, ``my guess is``, ``guess:``, ``the
+2. A leading introduction, up to three times: ``the rule is (that)``, ``rule:``, ``my guess is``, ``guess:``, ``the
    answer is`` (with ``hidden``, ``secret`` or ``concealed`` before ``rule``), ``i think (that)``, ``i guess``,
    ``i believe``.
 3. Number words become digits: ``zero`` to ``nineteen``, the tens ``twenty`` to ``ninety``, a ten and a unit
@@ -48,7 +48,7 @@ _NUMBER_WORD = re.compile(rf"\b(?:(?P<ten>{'|'.join(_TENS)})(?:[\s-]+(?P<unit>{'
                           rf"|(?P<small>{'|'.join(_UNITS)}))\b")
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}\b)")
 _INTRO = re.compile(r"^\s*(?:(?:(?:the|my)\s+)?(?:(?:hidden|secret|concealed)\s+)?(?:rule|guess|answer)\s*"
-                    r"(?:\bis\b\s*:?|:)|i\s+(?:think|guess|believe)\b(?:\s+that\b)?)\s*")
+                    r"(?:\bis\b(?:\s+that\b)?\s*:?|:)|i\s+(?:think|guess|believe)\b(?:\s+that\b)?)\s*")
 _LETTER_HYPHEN = re.compile(r"(?<=[a-z])-(?=[a-z])")
 _TOKEN = re.compile(r"\d+(?:\.\d+)?|[a-z]+(?:'[a-z]+)*|[-+*/^=<>%()]")
 _SUBJECTS = frozenset({"item", "thing", "word", "object", "food", "anything", "everything", "something"})
