@@ -96,3 +96,21 @@ def test_a_panel_votes_and_breaks_ties_by_its_mean_probability() -> None:
     assert member_agreement([a, b, c], resamples=100)["math"].method == "fleiss"
     with pytest.raises(ValueError, match="different cases"):
         panel_rows([a, list(reversed(b))])
+
+
+def test_a_false_accept_cap_applies_a_threshold_that_keeps_the_cap_where_the_word_breaks_it() -> None:
+    """The word accepts a quarter of the wrong answers (balanced accuracy 0.875); no threshold beats that, so an
+    uncapped fit is not applied, but under a 0.2 cap a threshold that accepts no wrong answer is, and says so."""
+    from playeval.analysis.judge_calibration import fit_scale
+
+    def verdict(n: int, correct: bool, p: float, word: bool) -> JudgeVerdict:
+        return JudgeVerdict(case=JudgeCase(id=str(n), context={}, answer="a", correct=correct, kind="k"),
+                            accepted=word, p_accept=p)
+
+    verdicts = ([verdict(n, True, 0.5 if n < 10 else 0.9, True) for n in range(20)]
+                + [verdict(20 + n, False, 0.1 if n < 14 else 0.6, n < 5) for n in range(20)])
+    plain = fit_scale("g", "verdict", verdicts)
+    assert not plain.entry.applied and "does not beat" in plain.entry.note
+    capped = fit_scale("g", "verdict", verdicts, max_false_accept=0.2)
+    assert capped.entry.applied and capped.entry.max_false_accept == 0.2
+    assert capped.entry.fitted["false_accept"] <= 0.2 < capped.entry.untuned["false_accept"]

@@ -97,3 +97,15 @@ def test_folds_are_cut_to_the_rarer_kind() -> None:
     labels = [True] * 8 + [False] * 3
     scores: list[float | None] = [0.9] * 8 + [0.1] * 3
     assert cross_validate(labels, scores, [True] * 11, folds=5).folds == 3
+
+
+def test_a_false_accept_cap_keeps_the_threshold_above_the_wrong_answers_it_may_not_accept() -> None:
+    """Balanced accuracy alone picks 0.35 here (one wrong answer of four accepted); capped at no false accept,
+    the threshold must clear every wrong answer, and with nothing allowed above the top score it accepts none."""
+    labels = [True, True, True, False, False, False, False]
+    scores = [0.9, 0.6, 0.4, 0.5, 0.3, 0.2, 0.1]
+    assert fit_threshold(labels, scores) == pytest.approx(0.35)
+    assert fit_threshold(labels, scores, max_false_accept=0.25) == pytest.approx(0.35)
+    assert fit_threshold(labels, scores, max_false_accept=0.0) == pytest.approx(0.55)
+    everything_wrong_high = [True, False]
+    assert fit_threshold(everything_wrong_high, [0.2, 0.9], max_false_accept=0.0) == pytest.approx(0.95)

@@ -179,3 +179,5 @@ def test_the_built_in_set_of_one_game(monkeypatch: pytest.MonkeyPatch) -> None:
     assert code == 2 and "taboo has no judge calibration set" in err
     code, out, err = _run("--model", "mock/unsure", "--out", "x.json")
     assert code == 2 and "add --fit" in err
+    code, out, err = _run("--model", "mock/unsure", "--max-false-accept", "0.2")
+    assert code == 2 and "--max-false-accept is a way to fit a calibration; add --fit" in err

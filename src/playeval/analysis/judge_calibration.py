@@ -167,7 +167,7 @@ class ScaleFit:
 
 
 def fit_scale(game: str, question: str, verdicts: Sequence[JudgeVerdict], *, folds: int = DEFAULT_FOLDS,
-              seed: int = 0, resamples: int = DEFAULT_RESAMPLES) -> ScaleFit:
+              seed: int = 0, resamples: int = DEFAULT_RESAMPLES, max_false_accept: float | None = None) -> ScaleFit:
     """Fit the threshold of one game's question on its cases (see the module docstring)."""
     labels = [v.case.correct for v in verdicts]
     words = [v.accepted for v in verdicts]
@@ -185,16 +185,17 @@ def fit_scale(game: str, question: str, verdicts: Sequence[JudgeVerdict], *, fol
     auc = roc_auc(usable_labels, [_f(s) for s in scores])
     low, high = (auc_interval(usable_labels, [_f(s) for s in scores], resamples=resamples, seed=seed)
                  if auc is not None else (None, None))
-    threshold = fit_threshold(usable_labels, [_f(s) for s in scores])
+    threshold = fit_threshold(usable_labels, [_f(s) for s in scores], max_false_accept=max_false_accept)
     common: dict[str, Any] = {"game": game, "kind": question, "threshold": threshold, "cases": len(verdicts),
-                              "auc": auc, "auc_low": low, "auc_high": high, "untuned": untuned.as_dict()}
+                              "auc": auc, "auc_low": low, "auc_high": high, "untuned": untuned.as_dict(),
+                              "max_false_accept": max_false_accept}
     try:
         validation = cross_validate(labels, [v.p_accept for v in verdicts], words, folds=folds, seed=seed,
-                                    resamples=resamples)
+                                    resamples=resamples, max_false_accept=max_false_accept)
     except ValueError as err:
         return ScaleFit(entry=CalibrationEntry(**common, applied=False, note=f"not fitted: {err}"),
                         validation=None, rows=words_rows)
-    note = _refusal(auc, low, high, validation)
+    note = _refusal(auc, low, high, validation, max_false_accept)
     entry = CalibrationEntry(**{**common, "untuned": validation.untuned.as_dict()}, applied=not note, note=note,
                              fitted=validation.fitted.as_dict())
     rows = words_rows
@@ -211,8 +212,10 @@ def _f(value: float | None) -> float:
     return value
 
 
-def _refusal(auc: float | None, low: float | None, high: float | None, validation: CrossValidation) -> str:
-    """Why a fitted threshold is not applied (empty: it is)."""
+def _refusal(auc: float | None, low: float | None, high: float | None, validation: CrossValidation,
+             max_false_accept: float | None = None) -> str:
+    """Why a fitted threshold is not applied (empty: it is). With a false-accept cap, a threshold that keeps the
+    held-out false accepts within it where the word does not earns its place even at a lower balanced accuracy."""
     if auc is None or low is None or high is None:
         return "the AUC cannot be measured (the cases with a probability are all right or all wrong)"
     said = f"AUC {auc:.2f} [{low:.2f}, {high:.2f}]"
@@ -223,6 +226,13 @@ def _refusal(auc: float | None, low: float | None, high: float | None, validatio
     fitted, untuned = validation.fitted.balanced_accuracy, validation.untuned.balanced_accuracy
     if fitted is None or untuned is None:
         return "balanced accuracy cannot be measured on these cases"
+    if max_false_accept is not None:
+        held_fa, word_fa = validation.fitted.false_accept, validation.untuned.false_accept
+        if held_fa is not None and held_fa > max_false_accept:
+            return (f"held-out false accepts {held_fa:.3f} exceed the cap {max_false_accept:.3f} "
+                    f"({validation.folds}-fold cross-validation)")
+        if word_fa is not None and word_fa > max_false_accept:
+            return ""  # the word breaks the cap and the threshold keeps it
     if fitted <= untuned:
         return (f"held-out balanced accuracy {fitted:.3f} does not beat the model's own word's {untuned:.3f} "
                 f"({validation.folds}-fold cross-validation)")
@@ -231,7 +241,8 @@ def _refusal(auc: float | None, low: float | None, high: float | None, validatio
 
 def fit_calibration(model: str, verdicts_by_game: Mapping[str, Sequence[JudgeVerdict]], *, cases: str,
                     command: str, folds: int = DEFAULT_FOLDS, seed: int = 0, resamples: int = DEFAULT_RESAMPLES,
-                    identity: str | None = None) -> tuple[Calibration, list[ScaleFit]]:
+                    identity: str | None = None, max_false_accept: float | None = None
+                    ) -> tuple[Calibration, list[ScaleFit]]:
     """A calibration of ``model`` fitted per game and question, and the fits behind its entries."""
     fits: list[ScaleFit] = []
     for game, verdicts in verdicts_by_game.items():
@@ -239,7 +250,8 @@ def fit_calibration(model: str, verdicts_by_game: Mapping[str, Sequence[JudgeVer
         for verdict in verdicts:
             questions[verdict.question].append(verdict)
         for question, group in sorted(questions.items()):
-            fits.append(fit_scale(game, question, group, folds=folds, seed=seed, resamples=resamples))
+            fits.append(fit_scale(game, question, group, folds=folds, seed=seed, resamples=resamples,
+                                  max_false_accept=max_false_accept))
     calibration = Calibration(model=model, identity=identity if identity is not None else model_identity(model),
                               made_at=datetime.now(UTC).isoformat(timespec="seconds"), command=command,
                               cases=cases, entries=[fit.entry for fit in fits])

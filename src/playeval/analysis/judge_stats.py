@@ -134,16 +134,26 @@ def auc_interval(labels: Sequence[bool], scores: Sequence[float], *, resamples: 
     return bootstrap_interval(pairs, auc, resamples=resamples, seed=seed)
 
 
-def fit_threshold(labels: Sequence[bool], scores: Sequence[float]) -> float:
+def fit_threshold(labels: Sequence[bool], scores: Sequence[float], *, max_false_accept: float | None = None
+                  ) -> float:
     """The threshold on ``scores`` (accept at or above it) that maximises balanced accuracy on these cases (plain
     accuracy when only one kind of answer is present). The candidates are the midpoints between consecutive
     distinct scores, so a threshold never sits on a case; among equally good ones the closest to 0.5 wins (the
     least departure from reading the probability as it is), then the lower. With one distinct score there is
-    nothing to separate: 0.5."""
+    nothing to separate: 0.5.
+
+    ``max_false_accept``: only thresholds that accept at most this share of the wrong answers are candidates (the
+    highest, above every score, accepts none), for a judge whose false accepts cost more than its false rejects:
+    in play most guesses are wrong, so a threshold fitted on a balanced set for balanced accuracy accepts more
+    wrong guesses than its rates suggest."""
     if len(labels) != len(scores):
         raise ValueError(f"{len(labels)} labels but {len(scores)} scores")
     distinct = sorted(set(scores))
     candidates = [(low + high) / 2 for low, high in pairwise(distinct)]
+    wrong = [score for score, label in zip(scores, labels, strict=True) if not label]
+    if max_false_accept is not None and wrong:
+        candidates.append(distinct[-1] + (1.0 - distinct[-1]) / 2 if distinct[-1] < 1.0 else 1.0)
+        candidates = [t for t in candidates if sum(s >= t for s in wrong) / len(wrong) <= max_false_accept]
     if not candidates:
         return 0.5
     both = any(labels) and not all(labels)
@@ -193,7 +203,8 @@ class CrossValidation:
 
 
 def cross_validate(labels: Sequence[bool], scores: Sequence[float | None], words: Sequence[bool | None], *,
-                   folds: int = DEFAULT_FOLDS, seed: int = 0, resamples: int = DEFAULT_RESAMPLES) -> CrossValidation:
+                   folds: int = DEFAULT_FOLDS, seed: int = 0, resamples: int = DEFAULT_RESAMPLES,
+                   max_false_accept: float | None = None) -> CrossValidation:
     """Stratified k-fold cross-validation of :func:`fit_threshold` over the cases with a probability (``scores``;
     ``None``: the case keeps its ``words`` verdict in both columns). ``folds`` is cut to the number of cases of the
     rarer kind so every fold holds both; ``ValueError`` when that is fewer than two of either kind, or when a
@@ -212,7 +223,8 @@ def cross_validate(labels: Sequence[bool], scores: Sequence[float | None], words
     for held in stratified_folds(scored_labels, k, seed):
         held_set = set(held)
         train = [scored[j] for j in range(len(scored)) if j not in held_set]
-        threshold = fit_threshold([labels[i] for i in train], [_score(scores, i) for i in train])
+        threshold = fit_threshold([labels[i] for i in train], [_score(scores, i) for i in train],
+                                  max_false_accept=max_false_accept)
         thresholds.append(threshold)
         for j in held:
             verdicts[scored[j]] = _score(scores, scored[j]) >= threshold

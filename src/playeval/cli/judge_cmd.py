@@ -121,6 +121,9 @@ def judge_cmd(
                                                   "save it."),
     folds: int = typer.Option(DEFAULT_FOLDS, "--folds", min=2, help="With --fit: folds of the cross-validation."),
     seed: int = typer.Option(0, "--seed", help="Seed of the folds and of the bootstrap intervals."),
+    max_false_accept: float = typer.Option(None, "--max-false-accept", min=0.0, max=1.0,
+                                           help="With --fit: fit each threshold for balanced accuracy among those "
+                                                "accepting at most this share of wrong answers (e.g. 0.2)."),
     out: Path = typer.Option(None, "--out", help="With --fit: the file to write (default: the user calibration "
                                                  "directory, <model>.json)."),
     no_calibration: bool = typer.Option(False, "--no-calibration", help="Measure the model's own words only, "
@@ -138,6 +141,8 @@ def judge_cmd(
         fail(f"--model names a model twice: {model}")
     if out is not None and not fit:
         fail("--out is where --fit writes its calibration; add --fit")
+    if max_false_accept is not None and not fit:
+        fail("--max-false-accept is a way to fit a calibration; add --fit")
     if out is not None and len(members) > 1:
         fail("--out writes one model's calibration; fit the models one at a time to choose their files")
     sets = case_sets(default_registry(), game, cases)
@@ -155,7 +160,7 @@ def judge_cmd(
     label = BUILT_IN if cases is None else cases.name
     if fit:
         _fit(members, verdicts, label=label, game=game, cases=cases, folds=folds, seed=seed, out=out,
-             as_json=as_json)
+             as_json=as_json, max_false_accept=max_false_accept)
         return
     reports: list[JudgeReport] = []
     for member in members:
@@ -229,13 +234,15 @@ def _identity(address: str) -> str | None:
 
 
 def _fit(members: Sequence[str], verdicts: dict[str, dict[str, list[JudgeVerdict]]], *, label: str,
-         game: str | None, cases: Path | None, folds: int, seed: int, out: Path | None, as_json: bool) -> None:
+         game: str | None, cases: Path | None, folds: int, seed: int, out: Path | None, as_json: bool,
+         max_false_accept: float | None = None) -> None:
     results: list[dict[str, Any]] = []
     for member in members:
         command = " ".join(["playeval analyze judge --model", member, "--fit", f"--folds {folds}", f"--seed {seed}",
-                            *([f"--game {game}"] if game else []), *([f"--cases {cases.name}"] if cases else [])])
+                            *([f"--game {game}"] if game else []), *([f"--cases {cases.name}"] if cases else []),
+                            *([f"--max-false-accept {max_false_accept:g}"] if max_false_accept is not None else [])])
         calibration, fits = fit_calibration(member, verdicts[member], cases=label, command=command, folds=folds,
-                                            seed=seed)
+                                            seed=seed, max_false_accept=max_false_accept)
         try:
             saved = save_calibration(calibration, out)
         except CalibrationError as err:

@@ -78,6 +78,9 @@ class CalibrationEntry(BaseModel):
     """The threshold's rates on the held-out folds (each fold's threshold fitted on the others)."""
     cases_from: str | None = None
     """The labelled set this entry was fitted on (``built-in`` or a file name); ``None``: the file's ``cases``."""
+    max_false_accept: float | None = None
+    """The false-accept cap the threshold was fitted under (``--max-false-accept``); ``None``: none, the threshold
+    maximises balanced accuracy."""
 
 
 class Calibration(BaseModel):
