@@ -136,6 +136,10 @@ def test_a_panel_with_its_members_and_their_agreement(cases: tuple[Path, Path]) 
     ([_case(7, RIGHT[0], statement="add 3")], "case m-7 (math): its context lacks seen"),
     ([_case(4, "a sentence", game="undercover", pair="no-such-pair", scale="novelty", earlier=[])],
      "case m-4 (undercover): the game cannot ask about it (ValueError: case m-4: no concept pair 'no-such-pair'"),
+    ([_case(5, RIGHT[0], statement=["add", "3"], seen="1, 4, 7")],
+     ("case m-5 (math): the game cannot ask about it (ValueError: case m-5: 'statement' must be a non-empty string, "
+      "not a list")),
+    ([_case(6, RIGHT[0]), _case(6, WRONG[0])], "line 3 (case m-6): the id is used already on line 2"),
 ])
 def test_a_bad_case_is_one_line_naming_it(cases: tuple[Path, Path], tmp_path: Path, lines: list[dict[str, object]],
                                           said: str) -> None:
