@@ -40,6 +40,7 @@ from playeval.analysis.judge_stats import (
 )
 from playeval.analysis.judges import JudgeVerdict
 from playeval.core.game import JudgeCase
+from playeval.core.judge_panel import vote
 from playeval.models.calibration import Calibration, CalibrationEntry, model_identity
 
 
@@ -263,14 +264,9 @@ def fit_calibration(model: str, verdicts_by_game: Mapping[str, Sequence[JudgeVer
 
 def panel_verdict(verdicts: Sequence[bool | None], probabilities: Sequence[float | None]) -> bool:
     """A panel's verdict: the majority of its members' (an unreadable verdict votes neither way); a tie goes to the
-    mean probability of accepting (at least 0.5 accepts) when every member gave one, else it is a refusal."""
-    accepts = sum(v is True for v in verdicts)
-    refusals = sum(v is False for v in verdicts)
-    if accepts != refusals:
-        return accepts > refusals
-    if probabilities and all(p is not None for p in probabilities):
-        return statistics.fmean(_f(p) for p in probabilities) >= 0.5
-    return False
+    mean probability of accepting (at least 0.5 accepts) when every member gave one, else it is a refusal -- the
+    rule a match's panel decides by (``core.judge_panel.vote``)."""
+    return vote(verdicts, probabilities).accepted
 
 
 def panel_rows(members: Sequence[Sequence[CaseVerdict]]) -> list[CaseVerdict]:

@@ -59,21 +59,20 @@ def calibration_lines(config: RunConfig) -> list[str]:
     return lines
 
 
+def _sources_line(sources: VerdictSources) -> str:
+    parts = [f"{sources.decided[key]} {label}" for key, label in _SOURCES if sources.decided.get(key)]
+    return f"judge verdicts: {sources.total} recorded, " + ", ".join(parts)
+
+
 def verdict_lines(config: RunConfig | None, sources: VerdictSources) -> list[str]:
     """How many verdicts each source decided, and the calibration lines; nothing for a run that recorded no verdict
     and found no calibration (a game without judges, or a run stored before verdicts were recorded). ``config``:
     ``None`` for a run stored without a run configuration (made by the store's API, not ``playeval run``), which
     says nothing of calibration."""
-    if config is None:
-        return verdict_lines(RunConfig.model_construct(calibration=True, calibrations={}), sources)[:1] \
-            if sources.total else []
-    if not sources.total and config.calibration and not config.calibrations:
-        return []
-    lines: list[str] = []
-    if sources.total:
-        parts = [f"{sources.decided[key]} {label}" for key, label in _SOURCES if sources.decided.get(key)]
-        lines.append(f"judge verdicts: {sources.total} recorded, " + ", ".join(parts))
-    lines += calibration_lines(config)
+    counted = [_sources_line(sources)] if sources.total else []
+    if config is None or (not sources.total and config.calibration and not config.calibrations):
+        return counted
+    lines = counted + calibration_lines(config)
     if config.calibration and not config.calibrations:
         lines.append("calibration: none was found for the run's models, so no threshold decided a verdict")
     return lines

@@ -78,11 +78,17 @@ def panel_verdict(members: Sequence[MemberVerdict]) -> PanelVerdict:
     """The panel's verdict from every member's (see the module's note); at least one member."""
     if not members:
         raise ValueError("a panel's verdict needs at least one member's")
-    accepts = sum(1 for member in members if member.accepted)
-    refusals = len(members) - accepts
-    probabilities = [member.p_accept for member in members]
+    return vote([member.accepted for member in members], [member.p_accept for member in members])
+
+
+def vote(verdicts: Sequence[bool | None], probabilities: Sequence[float | None]) -> PanelVerdict:
+    """The rule of the module's note over bare verdicts (``None``: a member whose verdict could not be read, which
+    votes neither way) and the members' probabilities of accepting: what a match's panel and a panel measured on
+    labelled cases (``analysis.judge_calibration``) both decide by."""
+    accepts = sum(verdict is True for verdict in verdicts)
+    refusals = sum(verdict is False for verdict in verdicts)
     mean = statistics.fmean(p for p in probabilities if p is not None) \
-        if all(p is not None for p in probabilities) else None
+        if probabilities and all(p is not None for p in probabilities) else None
     if accepts != refusals:
         return PanelVerdict(accepted=accepts > refusals, by="majority", accepts=accepts, refusals=refusals,
                             mean_p_accept=mean)

@@ -114,11 +114,6 @@ class VerdictRecord(BaseModel):
     accepted: bool
     decided: Decided = "word"
 
-    @property
-    def untuned(self) -> bool | None:
-        """The verdict the model's own word gave (``None`` when it gave none)."""
-        return self.accepted if self.decided == "word" else None
-
 
 def decide(question: VerdictQuestion, word: str | None, probs: Mapping[str, float] | None,
            threshold: float | None, calibration: str | None = None) -> tuple[str | None, VerdictRecord]:
