@@ -47,6 +47,6 @@ def outcome_label(outcome: Outcome, seat: str) -> str:
     """'won', 'lost', 'draw', 'forfeit' or 'aborted', from ``seat``'s point of view."""
     if outcome.status != "finished":
         return outcome.status
-    if not outcome.winners and outcome.winning_team is None and not outcome.results:
-        return "draw"  # nobody won, and the game gave no seat a result of its own
+    if outcome.drawn:
+        return "draw"
     return "won" if outcome.result_for(seat).won else "lost"

@@ -146,6 +146,12 @@ class Outcome(BaseModel):
         """The one winning seat, when there is exactly one."""
         return self.winners[0] if len(self.winners) == 1 else None
 
+    @property
+    def drawn(self) -> bool:
+        """A finished match that nobody won and whose game gave no seat a result of its own (a match lost by its
+        only player, as a guess-the-rule game's is, is no draw: the game says the seat lost)."""
+        return self.status == "finished" and not self.winners and self.winning_team is None and not self.results
+
     def headline(self) -> str:
         """Who won, in a word: the team, the seats, or the status when nobody did."""
         if self.winning_team is not None:

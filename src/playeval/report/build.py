@@ -156,7 +156,7 @@ def result_label(outcome: Outcome, seat: str) -> str:
         return "forfeit"
     if result.won is None:
         return "opp. forfeit" if outcome.status == "forfeit" else "not scored"
-    if outcome.status == "finished" and not outcome.winners and outcome.winning_team is None:
+    if outcome.drawn:  # as the command line says it: a guess-the-rule match its player lost is a loss
         return "draw"
     return "win" if result.won else "loss"
 
