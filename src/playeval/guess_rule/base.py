@@ -92,7 +92,13 @@ JUDGE_QUESTION = VerdictQuestion(answers=("yes", "no"), accept=("yes",), lead="V
                                  explained_after="\nReason:")
 """Where the judge's reply holds its verdict (``core.verdicts``)."""
 
-GUESS_GRAMMAR = 'root ::= "GUESS: " [^\\n]{5,300}\n'
+GUESS_GRAMMAR = 'root ::= "GUESS: " [^\\n<\\[] [^\\n]{4,299}\n'
+"""A guess: it may not open with '<' or '[', so a model cannot copy the instructions' template
+(``GUESS: <the rule in words, ...>``) as its guess."""
+_TEMPLATE_GUESS = re.compile(r"^\s*[<\[].*[>\]]\s*$|^\s*(?:the\s+)?rule(?:\s+in\s+words)?\s*$",
+                             re.IGNORECASE | re.DOTALL)
+"""A guess that is the instructions' placeholder rather than a rule: ``<the rule in words>``, ``[rule]``,
+``the rule``."""
 
 
 def move_grammar(left: int) -> str:
@@ -101,7 +107,7 @@ def move_grammar(left: int) -> str:
     if left < 1:
         return GUESS_GRAMMAR
     counts = " | ".join(f'"{count}"' for count in range(1, left + 1))
-    return f'root ::= "MORE: " ({counts}) | "GUESS: " [^\\n]{{5,300}}\n'
+    return f'root ::= "MORE: " ({counts}) | "GUESS: " [^\\n<\\[] [^\\n]{{4,299}}\n'
 
 
 # The count is ASCII digits with no sign before them: "MORE: -3" and "MORE: " + a full-width 3 are format errors, not
@@ -506,6 +512,9 @@ class GuessRuleGame(GameBase):
         guess = _GUESS.match(line)
         if guess and _ANOTHER_MOVE.search(guess.group("rule")):
             raise FormatError("give one move, not two: 'MORE: <n>' or 'GUESS: <rule>'.")
+        if guess and _TEMPLATE_GUESS.match(guess.group("rule")):
+            raise FormatError("write your guess of the rule itself, not the placeholder of the instructions: "
+                              "'GUESS: <the rule in words>' shows where your words go.")
         if guess and len(guess.group("rule").strip()) >= 3:
             said = guess.group("rule").strip()[:MAX_GUESS_CHARS]
             # The rules' acceptance is decided here and kept with the move, so a stored match replays as it was
