@@ -21,3 +21,11 @@ def test_a_match_nobody_won_and_no_seat_was_scored_is_a_draw_in_both() -> None:
     assert result_label(drawn, "a") == "draw" and outcome_label(drawn, "a") == "draw"
     won = Outcome(status="finished", rounds=3, winners=("a",), reason="a guessed it")
     assert not won.drawn and result_label(won, "b") == "loss" and outcome_label(won, "a") == "won"
+
+
+def test_a_table_that_nobody_won_is_a_draw_even_with_each_seats_result() -> None:
+    """A team game's draw gives every seat a result (none won): a draw, not a loss for each."""
+    drawn = Outcome(status="finished", rounds=4, reason="a draw: the votes tied",
+                    results=(SeatResult(seat="north", team="red", won=False),
+                             SeatResult(seat="south", team="blue", won=False)))
+    assert drawn.drawn and result_label(drawn, "north") == "draw" and outcome_label(drawn, "south") == "draw"

@@ -148,9 +148,12 @@ class Outcome(BaseModel):
 
     @property
     def drawn(self) -> bool:
-        """A finished match that nobody won and whose game gave no seat a result of its own (a match lost by its
-        only player, as a guess-the-rule game's is, is no draw: the game says the seat lost)."""
-        return self.status == "finished" and not self.winners and self.winning_team is None and not self.results
+        """A finished match that nobody won, between two sides or more: no seat won, and the game gave no seat a
+        result, or gave several. A match whose only scored player lost, as a guess-the-rule game's is, is no draw:
+        there was nobody to draw with."""
+        if self.status != "finished" or self.winners or self.winning_team is not None:
+            return False
+        return not self.results or (len(self.results) > 1 and not any(result.won for result in self.results))
 
     def headline(self) -> str:
         """Who won, in a word: the team, the seats, or the status when nobody did."""
