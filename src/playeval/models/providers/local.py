@@ -39,6 +39,13 @@ class LocalTarget:
 
 
 def default_threads() -> int:
+    """``PLAYEVAL_THREADS`` when set (a busy machine runs llama.cpp faster on fewer threads than cores), else the
+    cores this process may use."""
+    raw = os.environ.get("PLAYEVAL_THREADS", "").strip()
+    if raw:
+        if not raw.isdigit() or int(raw) < 1:
+            raise ValueError(f"PLAYEVAL_THREADS must be a whole number of threads, at least 1, not {raw!r}")
+        return int(raw)
     try:
         return max(1, len(os.sched_getaffinity(0)))
     except AttributeError:  # not on Linux
