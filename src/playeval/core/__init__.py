@@ -2,6 +2,19 @@
 
 from playeval.core.ask import Ask, CallRecord, OutputConstraint, Reply
 from playeval.core.attempt import Attempt
+from playeval.core.baselines import (
+    BASELINE_PROVIDER,
+    NAIVE,
+    PASSIVE,
+    RANDOM,
+    BaselineInfo,
+    ask_rng,
+    baseline_address,
+    baseline_name,
+    game_baselines,
+    is_baseline,
+    make_baseline_player,
+)
 from playeval.core.errors import ConfigError, FormatError, MoveError, NotFoundError, PlayevalError, RuleViolation
 from playeval.core.events import (
     SCHEMA_VERSION,
@@ -76,6 +89,10 @@ from playeval.core.registry import GameRegistry, default_registry
 from playeval.core.scripted import AskOrigin, MatchContext
 
 __all__ = [
+    "BASELINE_PROVIDER",
+    "NAIVE",
+    "PASSIVE",
+    "RANDOM",
     "SCHEMA_VERSION",
     "Action",
     "ActionApplied",
@@ -83,6 +100,7 @@ __all__ = [
     "AskIssued",
     "AskOrigin",
     "Attempt",
+    "BaselineInfo",
     "CallRecord",
     "ConfigError",
     "Disclosure",
@@ -141,6 +159,9 @@ __all__ = [
     "TeamElo",
     "TeamGame",
     "TeamInfo",
+    "ask_rng",
+    "baseline_address",
+    "baseline_name",
     "binding_members",
     "check_inputs",
     "check_options",
@@ -149,11 +170,14 @@ __all__ = [
     "disclosed_to",
     "evaluated_seats",
     "fold",
+    "game_baselines",
     "held_keys",
     "inputs_for",
+    "is_baseline",
     "live_asks",
     "live_disclosures",
     "live_state",
+    "make_baseline_player",
     "panel_member",
     "panel_of",
     "panel_options",

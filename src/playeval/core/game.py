@@ -19,6 +19,8 @@ from typing import Any, ClassVar, Generic, Protocol, TypeVar, runtime_checkable
 from pydantic import BaseModel, ConfigDict
 
 from playeval.core.ask import Ask
+from playeval.core.baselines import BaselineInfo
+from playeval.core.errors import ConfigError
 from playeval.core.events import ActionApplied, Event, SeatAssignment, SeatEliminated
 from playeval.core.hidden import disclosed_to as disclosed_to  # its home before core.hidden
 from playeval.core.info import (
@@ -52,6 +54,11 @@ class Game(Protocol, Generic[StateT]):
     options: ClassVar[tuple[GameOption, ...]]
     person_inputs: ClassVar[tuple[PersonInput, ...]]
     secret_sets: ClassVar[tuple[str, ...]]
+    split_sets: ClassVar[tuple[str, str] | None]
+    """Two of ``secret_sets`` that share no secret (``("set1", "set2")``), for a held-out comparison: the same
+    run on each, then ``playeval analyze stability`` (GameArena's Set 1 against Set 2). ``None``: none offered."""
+    baselines: ClassVar[tuple[BaselineInfo, ...]]
+    """The baseline players of known character the game provides (``core.baselines``): at least ``random``."""
     presentation: ClassVar[Presentation]
     metrics: ClassVar[tuple[MetricSpec, ...]]
     """Procedural metrics computed from retrospective outputs (see :class:`RetroGame`)."""
@@ -127,6 +134,11 @@ class Game(Protocol, Generic[StateT]):
         keeps no state between asks (the contract is in :mod:`playeval.core.scripted`)."""
         ...
 
+    def baseline_player(self, name: str, party: str, spec: MatchSpec) -> Any:
+        """The baseline player ``name`` (one of ``baselines``) for an evaluated seat: the scripted-player contract,
+        and it never reads a hidden part of ``spec`` (``core.baselines``)."""
+        ...
+
     def transcript(self, state: StateT) -> Sequence[tuple[str, str]]:
         """(seat, text) lines of the match so far that anyone may read (nothing hidden, nothing of an open
         parallel phase). A role's free text written with hidden parts in view (a judge's reason) is declared on
@@ -173,6 +185,8 @@ class GameBase:
     options: ClassVar[tuple[GameOption, ...]] = ()
     person_inputs: ClassVar[tuple[PersonInput, ...]] = ()
     secret_sets: ClassVar[tuple[str, ...]] = ()
+    split_sets: ClassVar[tuple[str, str] | None] = None
+    baselines: ClassVar[tuple[BaselineInfo, ...]] = ()
     metrics: ClassVar[tuple[MetricSpec, ...]] = ()
     ranking_skill: ClassVar[str | None] = None
     reask_temperature: ClassVar[float | None] = None
@@ -198,6 +212,9 @@ class GameBase:
 
     def default_move(self, state: Any, ask: Ask, reason: str) -> Action | None:
         return None
+
+    def baseline_player(self, name: str, party: str, spec: MatchSpec) -> Any:
+        raise ConfigError(f"{type(self).__name__} provides no baseline player {name!r}")
 
     def disclosures(self, spec: MatchSpec, state: Any = None) -> Sequence[Disclosure]:
         return ()

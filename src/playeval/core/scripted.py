@@ -15,6 +15,12 @@ It is a ``playeval.players.Player``, held to this contract:
   as the one made at the match's start would. ``mock/player`` relies on this: it plays a game it was not written
   for by making the game's scripted player for each request (:class:`AskOrigin`).
 
+**The strong policy.** An evaluated seat's scripted player is also the game's *strong* player: it may read the
+spec's hidden parts (the secret, the rule) and should win far more often than the game's ``random`` baseline
+(``core.baselines``). ``mock/skill?p=P`` mixes the two move by move to simulate a player of known skill, and the
+leaderboard's validity test checks that ratings recover the order of such players; a plugin that provides a
+scripted player and a ``random`` baseline takes part in it too.
+
 :class:`AskOrigin` is what a model request may carry about where it comes from: the game, the match's spec (secrets
 included) and the ask. A model player in a match attaches it only for a provider that declares ``reads_origin``
 (the mock, which answers as the game's scripted player would); it is not part of the response cache's key and it is
