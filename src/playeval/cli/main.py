@@ -11,6 +11,7 @@ from playeval.cli import (
     export_cmd,
     games_cmd,
     import_cmd,
+    plan_cmd,
     play_cmd,
     qa_cmd,
     report_cmd,
@@ -32,6 +33,7 @@ app = typer.Typer(
 )
 games_cmd.register(app)
 run_cmd.register(app)
+plan_cmd.register(app)
 play_cmd.register(app)
 results_cmd.register(app)
 export_cmd.register(app)
