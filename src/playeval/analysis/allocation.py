@@ -1,0 +1,101 @@
+"""Where the next matches of a run that stops when its answer is known should go (``--until-separated``).
+
+After each round the run refits the overall rating (every game weighted equally, :mod:`analysis.bradley_terry`)
+and asks, for every adjacent pair of its ranking, whether the 95 % interval of their difference excludes 0. If
+every pair is separated, the run stops. Otherwise the next round goes to the pair whose order is least certain:
+the one whose bootstrap draws most often put them the other way round (``swap``, near 0.5 for a coin flip). Its
+two models play new setups together (the same game number, so they meet the same secrets), in the games where a
+match tells most about their difference: the overall difference is the mean of the games' differences, so a match
+in game ``g`` shrinks its variance by about ``w_g² / n_g`` (``w_g`` the width of the pair's interval in that game,
+``n_g`` the matches they played there); games are taken greedily by that gain, each pick lowering its own.
+
+A uniform round (:func:`uniform_round`), every model in every game, is the comparison: the validity run reports
+how many matches each needs to reach the same separation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from itertools import pairwise
+
+from playeval.analysis.bradley_terry import RatingFit
+
+_UNSEEN_WIDTH = 2000.0
+"""The interval width a game is given for a pair that has not played it yet (wider than any fitted one)."""
+
+
+@dataclass(frozen=True)
+class Allocation:
+    """Play game number ``number`` of ``game`` with ``models`` (all of a table game's models: its rotations)."""
+
+    game: str
+    number: int
+    models: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class PairState:
+    """An adjacent pair of the overall ranking: the difference's interval and how often the draws swap them."""
+
+    better: str
+    worse: str
+    difference: float
+    low: float
+    high: float
+    swap: float
+
+    @property
+    def separated(self) -> bool:
+        return self.low > 0 or self.high < 0
+
+
+def adjacent_pairs(fit: RatingFit, models: Sequence[str]) -> list[PairState]:
+    """The adjacent pairs of ``fit``'s ranking of ``models`` (others in the fit, such as a game's stand-in
+    opponent or a baseline, are left out), best first."""
+    ranked = [row.player for row in fit.rows if row.player in models]
+    pairs: list[PairState] = []
+    for better, worse in pairwise(ranked):
+        difference, low, high = fit.difference(better, worse)
+        a, b = fit.draws.get(better, ()), fit.draws.get(worse, ())
+        swap = sum(1 for x, y in zip(a, b, strict=True) if x < y) / len(a) if a and len(a) == len(b) else 0.5
+        pairs.append(PairState(better=better, worse=worse, difference=difference, low=low, high=high, swap=swap))
+    return pairs
+
+
+def next_round(pairs: Sequence[PairState], games: Sequence[str], table_games: Sequence[str],
+               per_game_width: Mapping[str, Mapping[tuple[str, str], float]],
+               played: Mapping[str, Mapping[tuple[str, str], int]], next_number: Mapping[str, int],
+               all_models: Sequence[str], size: int) -> list[Allocation]:
+    """The allocations of the next round, at least one and about ``size`` matches, for the least certain unseparated
+    pair (an empty list when every pair is separated).
+
+    ``per_game_width[game][pair]``: the width of the pair's difference interval in that game (missing: not played);
+    ``played[game][pair]``: matches the pair played together there; ``next_number[game]``: the first game number not
+    used yet. A table game's allocation seats ``all_models`` (its rotations), every other one the pair alone."""
+    open_pairs = [p for p in pairs if not p.separated]
+    if not open_pairs:
+        return []
+    pair = max(open_pairs, key=lambda p: (p.swap, -abs(p.difference)))
+    key = (pair.better, pair.worse)
+    counts = {g: played.get(g, {}).get(key, 0) for g in games}
+    numbers = dict(next_number)
+    chosen: list[Allocation] = []
+    matches = 0
+    while matches < size or not chosen:
+        def gain(game: str) -> float:
+            width = per_game_width.get(game, {}).get(key, _UNSEEN_WIDTH)
+            return width * width / (counts[game] + 1)
+
+        game = max(games, key=lambda g: (gain(g), -games.index(g)))
+        models = tuple(all_models) if game in table_games else (pair.better, pair.worse)
+        chosen.append(Allocation(game=game, number=numbers.get(game, 0), models=models))
+        numbers[game] = numbers.get(game, 0) + 1
+        counts[game] += 1
+        matches += len(models)
+    return chosen
+
+
+def uniform_round(games: Sequence[str], models: Sequence[str], next_number: Mapping[str, int]) -> list[Allocation]:
+    """One game number of every game with every model: what a run of ``--n`` plays per game number."""
+    return [Allocation(game=g, number=next_number.get(g, 0), models=tuple(models)) for g in games]
