@@ -163,7 +163,7 @@ async def test_plugin_provider_from_entry_point(monkeypatch: pytest.MonkeyPatch)
     hub = ModelHub(use_cache=False)
     response = await hub.get("fake/thing").generate(ask("hi"))
     assert response.text == "thing: hi #1"
-    with pytest.raises(UnknownModel, match="local, openai, anthropic, mock, fake"):
+    with pytest.raises(UnknownModel, match="local, openai, anthropic, mock, baseline, fake"):
         hub.get("other/x")
 
 

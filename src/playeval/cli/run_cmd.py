@@ -23,6 +23,7 @@ from playeval.engine import (
     PlannedMatch,
     RunConfig,
     RunInterrupted,
+    baseline_lines,
     check_config,
     check_models,
     create_run,
@@ -30,6 +31,7 @@ from playeval.engine import (
     interruption_lines,
     pending_matches,
     run_config,
+    with_baselines,
 )
 from playeval.engine.batch import OnMatch
 from playeval.models import DEFAULT_MODEL, MAX_TIMEOUT_S, ModelHub, check_timeout
@@ -153,6 +155,11 @@ def register(app: typer.Typer) -> None:
                                                  "calibration fitted for that judge model holds a threshold (by "
                                                  "default the threshold decides; the calibrations used are kept "
                                                  "with the run for --resume)."),
+        baselines: bool = typer.Option(False, "--baselines",
+                                       help="Add each game's baseline players (random, and naive or passive where "
+                                            "the game has them; see `playeval games`) to its lineups after the "
+                                            "models, on the same setups, so each model's rate stands beside "
+                                            "chance's. They run no model and cost nothing."),
         db: str | None = db_option(),
     ) -> None:
         """Run a batch of matches and print the results table."""
@@ -172,6 +179,9 @@ def register(app: typer.Typer) -> None:
         if resume and no_calibration:
             fail("--no-calibration: a resumed run decides its verdicts as it was recorded (with or without "
                  "calibration); start a new run to change it")
+        if resume and baselines:
+            fail("--baselines: a resumed run keeps the lineups it was recorded with (with or without baselines); "
+                 "start a new run to change them")
         with Store.open(db) as store:
             if resume:
                 config = run_config(store, resume)
@@ -181,7 +191,7 @@ def register(app: typer.Typer) -> None:
                                    seed=seed, concurrency=concurrency, secret_sets=_secret_sets(secret_set, games),
                                    temperature=temperature, roles=dict(_pairs(role, "--role")),
                                    options=_options(option, games), timeout_s=timeout,
-                                   calibration=not no_calibration)
+                                   calibration=not no_calibration, baselines=baselines)
             run_id = asyncio.run(_run(store, config, resume, use_cache=not no_cache, executor=executor,
                                       ray_address=ray_address))
             print_results(store, run_id)
@@ -192,6 +202,7 @@ async def _run(store: Store, config: RunConfig, resume: str | None, use_cache: b
     registry = default_registry()
     async with ModelHub(use_cache=use_cache, timeout_s=config.timeout_s) as hub:
         check_config(registry, config)  # bad levels, roles and options fail here, before anything is recorded
+        config = with_baselines(config, registry)  # the baselines each game declares, kept with the run
         # the first game number uses every game, model and role of the run; setting a match up may run code
         first = first_matches(config, registry, DEFAULT_MODEL)
         check_models(hub, config, first)  # unknown models, missing keys and weights, roles' defaults included: one
@@ -205,7 +216,7 @@ async def _run(store: Store, config: RunConfig, resume: str | None, use_cache: b
         err = stderr()
         err.print(f"run [bold]{run_id}[/]: {config.label} L{config.level}, {', '.join(config.models)} "
                   f"vs {config.opponent}; {len(pending)} of {total} matches to play")
-        for line in calibration_lines(config):
+        for line in [*baseline_lines(config), *calibration_lines(config)]:
             err.print(f"  {line}", markup=False)
         if resume:
             for line in interruption_lines(store, run_id):

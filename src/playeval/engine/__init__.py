@@ -26,10 +26,12 @@ from playeval.engine.plan import (
     SCRIPTED,
     PlannedMatch,
     RunConfig,
+    baseline_lines,
     first_matches,
     iter_plan,
     plan_matches,
     role_assignments,
+    with_baselines,
 )
 from playeval.engine.players import OPPONENT_RETRY_TEMPERATURE, assignments, build_players, model_player, role_player
 from playeval.engine.recorder import BufferedRecorder, MemoryRecorder, Recorder
@@ -66,6 +68,7 @@ __all__ = [
     "abandon",
     "advance",
     "assignments",
+    "baseline_lines",
     "build_players",
     "calibrated",
     "check_config",
@@ -92,5 +95,6 @@ __all__ = [
     "stop_reason",
     "submit",
     "take_over",
+    "with_baselines",
     "with_thresholds",
 ]

@@ -11,6 +11,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from playeval.core.baselines import baseline_name, game_baselines
 from playeval.core.errors import ConfigError, NotFoundError, PlayevalError
 from playeval.core.events import RoleAssignment, SeatAssignment
 from playeval.core.game import Game, seat_evaluated
@@ -18,7 +19,7 @@ from playeval.core.match import MatchSpec, Outcome
 from playeval.core.registry import GameRegistry
 from playeval.engine.calibrations import CalibrationBook
 from playeval.engine.match import play_match
-from playeval.engine.plan import SCRIPTED, PlannedMatch, RunConfig, first_matches, iter_plan
+from playeval.engine.plan import SCRIPTED, PlannedMatch, RunConfig, first_matches, iter_plan, with_baselines
 from playeval.engine.players import build_players
 from playeval.engine.recorder import BufferedRecorder
 from playeval.engine.writer import CommitWriter
@@ -137,6 +138,12 @@ def check_config(registry: GameRegistry, config: RunConfig) -> None:
         if config.level not in {level.level for level in game.levels}:
             levels = ", ".join(str(level.level) for level in game.levels)
             raise ConfigError(f"{name} has levels {levels}, not {config.level}")
+        for flag, address in [*(("--models", model) for model in config.models), ("--opponent", config.opponent)]:
+            wanted = baseline_name(address)
+            offered = [info.name for info in game_baselines(game)]
+            if wanted is not None and wanted not in offered:
+                raise ConfigError(f"{flag} {address}: {name} has no baseline player {wanted!r} (it offers: "
+                                  f"{', '.join(offered) or 'none'})")
     for key in config.roles:
         game_id, _, role = key.rpartition(".")
         games = [game_id] if game_id else list(config.games)
@@ -151,9 +158,11 @@ def check_config(registry: GameRegistry, config: RunConfig) -> None:
 def create_run(store: Store, registry: GameRegistry, config: RunConfig, *,
                first: Sequence[PlannedMatch] | None = None, book: CalibrationBook | None = None) -> str:
     """Check the config against the games (and plan its first game number, so a bad option fails now, unless the
-    caller has: ``first``), record the calibration of each of its models (see :func:`calibrated`) and record a
+    caller has: ``first``), record the baselines its games declare (with ``--baselines``: see
+    ``plan.with_baselines``) and the calibration of each of its models (see :func:`calibrated`) and record a
     new run."""
     check_config(registry, config)
+    config = with_baselines(config, registry)
     if first is None:
         first = first_matches(config, registry, DEFAULT_MODEL)
     config = calibrated(config, first, book)
@@ -200,6 +209,7 @@ class PendingMatches:
     when it is taken (game numbers whose matches have all finished are skipped without being planned)."""
 
     def __init__(self, config: RunConfig, registry: GameRegistry, finished: set[int]) -> None:
+        config = with_baselines(config, registry)
         self._config = config
         self._registry = registry
         self._finished = finished

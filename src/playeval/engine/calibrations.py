@@ -8,6 +8,9 @@ match at the terminal, and when the arena sets a table up; each match then carri
 spec (``MatchSpec.thresholds``). So a resumed run or match, a Ray worker and another arena process all decide by
 what was recorded, never by whatever calibration files exist by the time they play. ``--no-calibration``
 records none, and every verdict stays the model's own word.
+
+A baseline player (``baseline/NAME``, ``core.baselines``) is no model and has no identity to fit for: it is never
+looked up, and a run records no calibration for it.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from playeval.core.baselines import is_baseline
 from playeval.core.events import RoleAssignment, SeatAssignment
 from playeval.core.match import MatchSpec
 from playeval.core.verdicts import Thresholds
@@ -49,7 +53,9 @@ class CalibrationBook:
 
     def calibration(self, address: str) -> tuple[Path, Calibration] | None:
         """The calibration file fitted for ``address``'s identity and what it holds, or ``None``; a broken file
-        raises the ``CalibrationError`` that names it."""
+        raises the ``CalibrationError`` that names it. A baseline player has none (it is not looked up)."""
+        if is_baseline(address):
+            return None
         if address not in self._found:
             if self._any is None:
                 self._any = any(directory.is_dir() and any(directory.glob("*.json"))

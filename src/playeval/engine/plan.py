@@ -12,10 +12,21 @@ binding (``--role``) or the game's default. The evaluated seats get the run's mo
   so plays every evaluated seat exactly once per game number, on the same setup, and (with more seats than
   models) a model may hold several seats of one match.
 
+**Baselines** (``--baselines``, ``RunConfig.baselines``). A game's lineup entries are then the run's models
+followed by one ``baseline/NAME`` per baseline the game declares (``core.baselines``), in its order; they are
+scheduled exactly as models are (one match each at one evaluated seat, shuffled and rotated in at a table), so a
+baseline plays every game number on the same setup as the models. The setup depends only on the game number, so
+adding baselines changes no model's seed, secret or prompt variant; a model's match at one evaluated seat is the
+same match (its rotation number too), while at a table the baselines sit among the models. The baselines' names
+are looked up when the run is recorded and kept with it (``RunConfig.baseline_names``, :func:`with_baselines`),
+so a resume plans the same lineups whatever the games declare by then. A game that declares none gets none.
+
 Matches are interleaved by game number, then game, so a partial run covers every game and model evenly. Each
-game number holds ``len(games) * len(models)`` matches (a game with one evaluated seat gets one match per model, a
-table one rotation per model), so a match's index is known without planning the ones before it: the plan is a
-generator (:func:`iter_plan`), and a run of a large ``n`` starts at once. ``n`` is at most :data:`MAX_N`.
+game number holds, per game, one match per lineup entry (``RunConfig.matches_per_game``: the number of models,
+plus that game's baselines with ``--baselines``), the same for every game number, so a match's index is known
+without planning the ones before it: the plan is a generator (:func:`iter_plan`), and a run of a large ``n``
+starts at once. ``n`` is at most :data:`MAX_N`. Without ``--baselines`` every index, seed and lineup is what it
+was before baselines existed.
 
 **Calibrated verdicts.** Each planned match's spec carries the thresholds its models decide their verdicts by
 (``MatchSpec.thresholds``), taken from the calibrations recorded with the run (``RunConfig.calibrations``), so
@@ -29,8 +40,17 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    field_validator,
+    model_serializer,
+    model_validator,
+)
 
+from playeval.core.baselines import baseline_address, game_baselines
 from playeval.core.errors import ConfigError
 from playeval.core.events import RoleAssignment, SeatAssignment
 from playeval.core.game import Game
@@ -63,6 +83,11 @@ class RunConfig(BaseModel):
     off). ``calibrations`` are the calibrations found for the run's models when it was recorded, by address
     (``engine.create_run`` looks them up): a resumed run decides by these, whatever files exist by then. A run
     recorded before calibrations were applied holds none, and resumes without.
+
+    ``baselines``: whether each game's baseline players join its lineups (``--baselines``; see the module's note).
+    ``baseline_names`` are the baselines each game declared when the run was recorded, by game (``()`` for a game
+    that declares none; :func:`with_baselines` looks them up), so a resume plans the same lineups. A run recorded
+    before baselines existed loads without either.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -83,6 +108,17 @@ class RunConfig(BaseModel):
     options: dict[str, dict[str, Scalar]] = Field(default_factory=dict)
     calibration: bool = True
     calibrations: dict[str, ModelCalibration] = Field(default_factory=dict)
+    baselines: bool = False
+    baseline_names: dict[str, tuple[str, ...]] = Field(default_factory=dict)
+
+    @model_serializer(mode="wrap")
+    def _without_baselines_off(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """A run without baselines is stored (and reported) as it was before baselines existed."""
+        data: dict[str, Any] = handler(self)
+        if not self.baselines and not self.baseline_names:
+            data.pop("baselines", None)
+            data.pop("baseline_names", None)
+        return data
 
     @model_validator(mode="before")
     @classmethod
@@ -124,12 +160,39 @@ class RunConfig(BaseModel):
                 raise ValueError(f"{what} given for games not in the run: {', '.join(unknown)}")
         if self.calibrations and not self.calibration:
             raise ValueError("calibrations are recorded only for a run with calibration on")
+        if self.baseline_names and not self.baselines:
+            raise ValueError("baseline names are recorded only for a run with baselines on")
+        unknown = sorted(set(self.baseline_names) - set(self.games))
+        if unknown:
+            raise ValueError(f"baselines given for games not in the run: {', '.join(unknown)}")
+        for game, names in self.baseline_names.items():
+            if len(set(names)) != len(names):
+                raise ValueError(f"{game} lists a baseline twice")
+            both = [address for address in map(baseline_address, names) if address in self.models]
+            if both:
+                raise ValueError(f"{', '.join(both)} is both a model of the run and one of {game}'s baselines "
+                                 "(--baselines adds it); list it once")
         return self
+
+    def lineup(self, game: str) -> tuple[str, ...]:
+        """The entries of ``game``'s lineups, in order: the run's models, then (with ``baselines``) one
+        ``baseline/NAME`` per baseline the game declared. ``ConfigError`` when the run has baselines that were not
+        looked up yet (:func:`with_baselines`): its plan is not known without them."""
+        if not self.baselines:
+            return self.models
+        names = self.baseline_names.get(game)
+        if names is None:
+            raise ConfigError(f"the baselines of {game} have not been looked up (engine.plan.with_baselines)")
+        return (*self.models, *map(baseline_address, names))
+
+    def matches_per_game(self, game: str) -> int:
+        """How many matches each game number holds of ``game``: one per lineup entry."""
+        return len(self.lineup(game))
 
     @property
     def matches_per_number(self) -> int:
         """How many matches each game number holds (see the module's note on the schedule)."""
-        return len(self.games) * len(self.models)
+        return sum(self.matches_per_game(game) for game in self.games)
 
     @property
     def size(self) -> int:
@@ -182,6 +245,34 @@ class PlannedMatch:
     def label(self) -> str:
         """The evaluated models, for progress lines."""
         return ",".join(self.evaluated_models) or "-"
+
+
+def with_baselines(config: RunConfig, registry: GameRegistry) -> RunConfig:
+    """``config`` with the baselines each of its games declares (``RunConfig.baseline_names``), when it has
+    baselines on and they were not looked up yet; unchanged otherwise (a recorded run keeps what it recorded)."""
+    if not config.baselines or set(config.baseline_names) == set(config.games):
+        return config
+    found = {name: tuple(info.name for info in game_baselines(registry.get(name))) for name in config.games}
+    for game, names in found.items():
+        both = [address for address in map(baseline_address, names) if address in config.models]
+        if both:
+            raise ConfigError(f"{', '.join(both)} is both a model of the run and one of {game}'s baselines, which "
+                              "--baselines adds; leave it out of --models")
+    return config.model_copy(update={"baseline_names": {**found, **config.baseline_names}})
+
+
+def baseline_lines(config: RunConfig) -> list[str]:
+    """What ``--baselines`` adds to each game's lineups, as a run's header says it: one line for the games that
+    have baselines and one naming those that declare none (nothing without ``--baselines``)."""
+    if not config.baselines:
+        return []
+    held = {game: names for game in config.games if (names := config.baseline_names.get(game))}
+    lines = ["baselines on the same setups: " + "; ".join(f"{game}: {', '.join(names)}"
+                                                          for game, names in held.items())] if held else []
+    without = [game for game in config.games if game not in held]
+    if without:
+        lines.append(f"no baselines for {', '.join(without)} (the game declares none)")
+    return lines
 
 
 def match_spec(game: Game[Any], config: RunConfig, seed: int) -> MatchSpec:
@@ -237,9 +328,10 @@ def _lineups(game: Game[Any], config: RunConfig, spec: MatchSpec, number: int) -
     table = game.table(spec)
     evaluated = [seat.name for seat in table if seat.evaluated]
     others = {seat.name: config.opponent for seat in table if not seat.evaluated}
+    entries = config.lineup(game.id)
     if len(evaluated) <= 1:
-        return [{**{name: model for name in evaluated}, **others} for model in config.models]
-    order = list(config.models)
+        return [{**{name: entry for name in evaluated}, **others} for entry in entries]
+    order = list(entries)  # without baselines, the models alone: the same shuffle as before baselines existed
     random.Random(derive_seed(config.seed, game.id, config.level, number, "lineup")).shuffle(order)
     k = len(order)
     return [{**{name: order[(j + r) % k] for j, name in enumerate(evaluated)}, **others} for r in range(k)]
@@ -249,6 +341,7 @@ def iter_plan(config: RunConfig, registry: GameRegistry, default_model: str,
               numbers: Iterable[int] | None = None) -> Iterator[PlannedMatch]:
     """The run's matches in play order, each planned when it is taken (see the module's note on the schedule);
     only those of the game numbers ``numbers`` (ascending; default: all)."""
+    config = with_baselines(config, registry)
     games = {name: registry.get(name) for name in config.games}
     per_number = config.matches_per_number
     for number in range(config.n) if numbers is None else numbers:

@@ -12,6 +12,9 @@ read. A user file of the same form (``$PLAYEVAL_PRICES``, else ``$XDG_CONFIG_HOM
 A key ending in ``*`` covers every address starting with the rest (the longest such key wins); a dated snapshot
 (``...-20251001``, ``...-2024-08-06``) falls back to its undated name; an address's ``?option`` suffix is ignored.
 A model with no price has an unknown cost (``None``), never 0.
+
+A baseline player (``baseline/NAME``, ``core.baselines``) is no model: it costs nothing whatever a table says, so a
+run with ``--baselines`` keeps the cost it would have without them.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from importlib import resources
 from pathlib import Path
 from types import MappingProxyType
 
+from playeval.core.baselines import is_baseline
 from playeval.core.errors import PlayevalError
 
 PRICES_ENV = "PLAYEVAL_PRICES"
@@ -48,6 +52,9 @@ class Price:
         return (prompt_tokens * self.input + completion_tokens * self.output) / _PER
 
 
+_NOTHING = Price(input=0.0, output=0.0)
+
+
 class PriceTable:
     """Prices by model address (exact keys and ``prefix*`` keys)."""
 
@@ -62,7 +69,10 @@ class PriceTable:
         return {**self._exact, **{prefix + "*": price for prefix, price in self._prefixes}}
 
     def price(self, address: str) -> Price | None:
-        """The price of ``address`` (``provider/name``, an ``?option`` suffix ignored), or ``None`` if unknown."""
+        """The price of ``address`` (``provider/name``, an ``?option`` suffix ignored), or ``None`` if unknown; a
+        baseline's is nothing, never looked up."""
+        if is_baseline(address):
+            return _NOTHING
         base = address.split("?", 1)[0]
         for candidate in (base, _DATED.sub("", base)):
             found = self._exact.get(candidate)

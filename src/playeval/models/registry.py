@@ -4,9 +4,10 @@ A hub is an ordinary object the caller creates (one per run or server). It
 holds one provider instance per provider name, built on first use, one
 semaphore per provider sized by its ``max_concurrency``, and one response
 cache shared by its models. Built-in providers are ``local``, ``openai``,
-``anthropic`` and ``mock``; others can register through the entry-point
-group ``playeval.providers`` (an entry point names a class or function that
-takes no arguments and returns a provider), loaded only when asked for.
+``anthropic``, ``mock`` and ``baseline`` (a game's baseline players,
+``core.baselines``); others can register through the entry-point group
+``playeval.providers`` (an entry point names a class or function that takes
+no arguments and returns a provider), loaded only when asked for.
 
 Each attempt of a call is cut after a timeout: the hub's ``timeout_s`` when
 given (``playeval run --timeout``), else the provider's own ``timeout_s``
@@ -25,6 +26,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Protocol, Self, runtime_checkable
 
+from playeval.core.baselines import BASELINE_PROVIDER
 from playeval.models.cache import ResponseCache, default_cache_path
 from playeval.models.errors import UnknownModel
 from playeval.models.model import DEFAULT_MAX_RETRY_S, MAX_TIMEOUT_S, Model, check_timeout
@@ -33,7 +35,7 @@ from playeval.models.types import Provider
 from playeval.models.usage import Usage
 
 ENTRY_POINT_GROUP = "playeval.providers"
-BUILTIN_PROVIDERS: tuple[str, ...] = ("local", "openai", "anthropic", "mock")
+BUILTIN_PROVIDERS: tuple[str, ...] = ("local", "openai", "anthropic", "mock", BASELINE_PROVIDER)
 DEFAULT_TIMEOUT_S = 60.0
 """Seconds an attempt of a remote call may take when neither the run nor the provider says otherwise."""
 PROVIDER_TIMEOUTS_S: Mapping[str, float] = MappingProxyType({"local": 300.0})
@@ -97,6 +99,7 @@ class ModelHub:
                 "openai": _build_openai,
                 "anthropic": _build_anthropic,
                 "mock": self._build_mock,
+                BASELINE_PROVIDER: _build_baseline,
             }
         )
         self._providers: dict[str, Provider] = {}
@@ -222,6 +225,12 @@ def _build_openai() -> Provider:
     from playeval.models.providers.openai import OpenAIProvider
 
     return OpenAIProvider()
+
+
+def _build_baseline() -> Provider:
+    from playeval.models.providers.baseline import BaselineProvider
+
+    return BaselineProvider()
 
 
 def _build_anthropic() -> Provider:

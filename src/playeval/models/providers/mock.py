@@ -1,5 +1,12 @@
 """Mock models for tests: ``mock/echo``, ``mock/garbage``, ``mock/slow``, ``mock/yes``, ``mock/player``, scripted ones,
-and simulated endpoints ``mock/sim?latency=0.1&errors=0.2...`` (``mock/player`` with latency and faults; see ``sim``).
+simulated endpoints ``mock/sim?latency=0.1&errors=0.2...`` (``mock/player`` with latency and faults; see ``sim``),
+and simulated players of known skill ``mock/skill?p=0.8&seed=1`` (see ``skill``).
+
+``mock/skill?p=P&seed=S`` plays any game at a known skill: for each request a draw, seeded by ``S``, the match's
+seed, the ask's party, kind and attempt and the messages the party was shown, picks the move of the game's
+scripted player (its strong policy) with probability ``P``, else the move of the game's ``random`` baseline.
+``P`` is a number in [0, 1] and is required; ``S`` an integer, 0 when left out; anything else is refused before a
+run starts. The leaderboard's validity test plays such players, whose true order is known.
 
 ``mock/player`` plays every seat and role of every game deterministically (``mock_player``: a game it was not
 written for, such as a plugin, through the game's own scripted players); it waits
@@ -21,6 +28,7 @@ from typing import TypeAlias
 from playeval.models.errors import ModelError, UnknownModel
 from playeval.models.providers.mock_player import mock_player_reply
 from playeval.models.providers.sim import SimEndpoint, is_sim, parse_sim
+from playeval.models.providers.skill import SkillSettings, is_skill, parse_skill, skill_reply
 from playeval.models.types import ModelRequest, ProviderResult
 
 MockScript: TypeAlias = Callable[[ModelRequest], str | ProviderResult] | Sequence[str]
@@ -65,11 +73,13 @@ class MockProvider:
     timeout_s = 30.0
     cacheable = False
     reads_origin = True
-    """``mock/player`` plays a game it was not written for through the request's origin (see ``mock_player``)."""
+    """``mock/player`` plays a game it was not written for through the request's origin (see ``mock_player``), and
+    ``mock/skill`` every game through it (see ``skill``)."""
 
     def __init__(self, scripts: Mapping[str, MockScript] | None = None) -> None:
         self._scripts: dict[str, Callable[[ModelRequest], str | ProviderResult]] = {}
         self._sims: dict[str, SimEndpoint] = {}
+        self._skills: dict[str, SkillSettings] = {}
         for script_name, script in (scripts or {}).items():
             if isinstance(script, str):
                 raise TypeError(f"mock script {script_name!r}: give a list of replies or a function, not a string")
@@ -85,9 +95,13 @@ class MockProvider:
         if model_name not in self._scripts and is_sim(model_name):
             self._sim(model_name)
             return
+        if model_name not in self._scripts and is_skill(model_name):
+            self._skill(model_name)
+            return
         if model_name not in self._scripts and model_name not in BUILTIN_MOCKS:
             names = ", ".join(f"mock/{n}" for n in self.known_models())
-            raise UnknownModel(f"unknown mock model mock/{model_name}; known: {names}, mock/sim?latency=SECONDS&...")
+            raise UnknownModel(f"unknown mock model mock/{model_name}; known: {names}, mock/sim?latency=SECONDS&..., "
+                               "mock/skill?p=P&seed=S")
 
     async def generate(self, model_name: str, request: ModelRequest) -> ProviderResult:
         self.check_model(model_name)
@@ -103,6 +117,8 @@ class MockProvider:
             return script(request)
         if is_sim(model_name):
             return await self._sim(model_name).reply(request)
+        if is_skill(model_name):
+            return await skill_reply(f"mock/{model_name}", self._skill(model_name), request)
         if model_name == "garbage":
             return GARBAGE
         if model_name == "yes":
@@ -123,6 +139,14 @@ class MockProvider:
             endpoint = SimEndpoint(f"mock/{model_name}", parse_sim(model_name))
             self._sims[model_name] = endpoint
         return endpoint
+
+    def _skill(self, model_name: str) -> SkillSettings:
+        """The skill of ``mock/<model_name>``, parsed (and checked) on first use."""
+        settings = self._skills.get(model_name)
+        if settings is None:
+            settings = parse_skill(model_name)
+            self._skills[model_name] = settings
+        return settings
 
     async def aclose(self) -> None:
         return None
