@@ -19,7 +19,15 @@ from playeval.core.match import MatchSpec, Outcome
 from playeval.core.registry import GameRegistry
 from playeval.engine.calibrations import CalibrationBook
 from playeval.engine.match import play_match
-from playeval.engine.plan import SCRIPTED, PlannedMatch, RunConfig, first_matches, iter_plan, with_baselines
+from playeval.engine.plan import (
+    SCRIPTED,
+    PlannedMatch,
+    RunConfig,
+    first_matches,
+    iter_allocated,
+    iter_plan,
+    with_baselines,
+)
 from playeval.engine.players import build_players
 from playeval.engine.recorder import BufferedRecorder
 from playeval.engine.writer import CommitWriter
@@ -225,6 +233,9 @@ class PendingMatches:
                    if any(index not in self._finished for index in range(number * per_number,
                                                                          (number + 1) * per_number)))
         for planned in iter_plan(self._config, self._registry, DEFAULT_MODEL, numbers=numbers):
+            if planned.index not in self._finished:
+                yield planned
+        for planned in iter_allocated(self._config, self._registry, DEFAULT_MODEL, skip=self._finished):
             if planned.index not in self._finished:
                 yield planned
 

@@ -28,6 +28,13 @@ without planning the ones before it: the plan is a generator (:func:`iter_plan`)
 starts at once. ``n`` is at most :data:`MAX_N`. Without ``--baselines`` every index, seed and lineup is what it
 was before baselines existed.
 
+**Rounds decided as the run goes** (``--until-separated``, ``RunConfig.until``). The ``n`` game numbers above
+are the first round; each later round is a list of :class:`Allocated` entries (a game, a game number from ``n``
+on, the lineup entries that play it: a pair of models at a one-seat game, every entry at a table), appended to the
+stored configuration before it is played. Their matches follow the first round's, in order, each game number on
+the setup a uniform run would draw for it; so the plan stays a function of the stored configuration, and a resume
+plays the same matches.
+
 **Calibrated verdicts.** Each planned match's spec carries the thresholds its models decide their verdicts by
 (``MatchSpec.thresholds``), taken from the calibrations recorded with the run (``RunConfig.calibrations``), so
 a match plans the same on every resume and in every process.
@@ -71,6 +78,34 @@ LOCAL = "local"
 SEAT_BINDING = "seat:"
 
 
+class Allocated(BaseModel):
+    """One game number of a later round of a ``--until-separated`` run: ``game``'s setup ``number`` played by
+    ``models`` (lineup entries; at a table game all of them, in its rotations)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    game: str
+    number: int = Field(ge=0)
+    models: tuple[str, ...]
+
+
+class UntilSeparated(BaseModel):
+    """A run that plays rounds until every adjacent pair of its overall ranking is separated at 95 %, or ``budget``
+    matches are spent (``--until-separated --budget N``). ``rounds``: the later rounds' allocations, recorded as
+    they are decided; ``stopped``: why the run stopped (``separated`` or ``budget``), once it has; ``strategy``:
+    ``adaptive`` (the least certain pair next, ``analysis.allocation``) or ``uniform`` (every model in every game,
+    the comparison)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    budget: int = Field(ge=1)
+    round_size: int = Field(default=0, ge=0)
+    """Matches per later round (0: as many as one uniform game number holds)."""
+    strategy: str = Field(default="adaptive", pattern="^(adaptive|uniform)$")
+    rounds: tuple[tuple[Allocated, ...], ...] = ()
+    stopped: str | None = None
+
+
 class RunConfig(BaseModel):
     """A batch run of one or more games. Stored with the run, so ``--resume`` rebuilds exactly the same plan.
 
@@ -110,14 +145,18 @@ class RunConfig(BaseModel):
     calibrations: dict[str, ModelCalibration] = Field(default_factory=dict)
     baselines: bool = False
     baseline_names: dict[str, tuple[str, ...]] = Field(default_factory=dict)
+    until: UntilSeparated | None = None
+    """``--until-separated``: the run plays later rounds (see the module's note); ``None``: the ``n`` game numbers."""
 
     @model_serializer(mode="wrap")
     def _without_baselines_off(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
-        """A run without baselines is stored (and reported) as it was before baselines existed."""
+        """A run without baselines (or later rounds) is stored (and reported) as it was before they existed."""
         data: dict[str, Any] = handler(self)
         if not self.baselines and not self.baseline_names:
             data.pop("baselines", None)
             data.pop("baseline_names", None)
+        if self.until is None:
+            data.pop("until", None)
         return data
 
     @model_validator(mode="before")
@@ -195,9 +234,24 @@ class RunConfig(BaseModel):
         return sum(self.matches_per_game(game) for game in self.games)
 
     @property
-    def size(self) -> int:
-        """How many matches the run holds, without planning them."""
+    def first_round_size(self) -> int:
+        """How many matches the ``n`` game numbers hold."""
         return self.n * self.matches_per_number
+
+    @property
+    def size(self) -> int:
+        """How many matches the run holds, without planning them (later rounds recorded so far included)."""
+        return self.first_round_size + sum(self.allocated_size(entry) for entry in self.allocations)
+
+    @property
+    def allocations(self) -> tuple[Allocated, ...]:
+        """The later rounds' game numbers, in play order (none without ``--until-separated``)."""
+        return tuple(entry for round_ in self.until.rounds for entry in round_) if self.until else ()
+
+    def allocated_size(self, entry: Allocated) -> int:
+        """The matches one allocated game number holds: one per entry at a one-seat game, one rotation per entry at
+        a table."""
+        return len(entry.models)
 
     @property
     def label(self) -> str:
@@ -360,9 +414,37 @@ def iter_plan(config: RunConfig, registry: GameRegistry, default_model: str,
                 index += 1
 
 
+def iter_allocated(config: RunConfig, registry: GameRegistry, default_model: str,
+                   skip: Iterable[int] = ()) -> Iterator[PlannedMatch]:
+    """The later rounds' matches (``RunConfig.until``), indexed after the first round's, in play order; an
+    allocated game number all of whose indexes are in ``skip`` is not planned."""
+    config = with_baselines(config, registry)
+    done = set(skip)
+    index = config.first_round_size
+    for entry in config.allocations:
+        size = config.allocated_size(entry)
+        if all(i in done for i in range(index, index + size)):
+            index += size
+            continue
+        game = registry.get(entry.game)
+        seed = derive_seed(config.seed, entry.game, config.level, entry.number)
+        spec = match_spec(game, config, seed)
+        evaluated = {seat.name for seat in game.table(spec) if seat.evaluated}
+        table_config = config.model_copy(update={"models": entry.models, "baselines": False, "baseline_names": {}})
+        for rotation, lineup in enumerate(_lineups(game, table_config, spec, entry.number)):
+            seats = {seat.name: _seat(seat.name, lineup[seat.name], spec, evaluated=seat.name in evaluated)
+                     for seat in game.table(spec)}
+            roles = role_assignments(game, config, seats, default_model, spec=spec)
+            calibrated = with_thresholds(spec, config.thresholds(entry.game, match_models(seats.values(), roles)))
+            yield PlannedMatch(index=index, game=entry.game, game_number=entry.number, rotation=rotation, seed=seed,
+                               spec=calibrated, seats=tuple(seats.values()), roles=roles)
+            index += 1
+
+
 def plan_matches(config: RunConfig, registry: GameRegistry, default_model: str) -> list[PlannedMatch]:
-    """Every match of the run, in play order, as a list (mind ``n``: :func:`iter_plan` plans as it goes)."""
-    return list(iter_plan(config, registry, default_model))
+    """Every match of the run, in play order, as a list (mind ``n``: :func:`iter_plan` plans as it goes); later
+    rounds recorded so far included."""
+    return [*iter_plan(config, registry, default_model), *iter_allocated(config, registry, default_model)]
 
 
 def first_matches(config: RunConfig, registry: GameRegistry, default_model: str) -> list[PlannedMatch]:

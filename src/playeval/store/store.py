@@ -170,6 +170,13 @@ class Store(ArenaTables, RetroTables, RunImports):
             rows = session.scalars(select(RunRow).order_by(RunRow.created_at.desc(), RunRow.id.desc()).limit(limit))
             return [run_record(row) for row in rows]
 
+    def update_run_config(self, run_id: str, config: Mapping[str, Any]) -> None:
+        """Replace a run's recorded configuration: a run that decides its next matches as it goes
+        (``--until-separated``) records each round's allocation before playing it, so a resume plays the same."""
+        stored_config = _CONFIG_ADAPTER.dump_python(dict(config), mode="json")
+        with self._write() as session:
+            get_run(session, run_id, lock=True).config = stored_config
+
     def set_run_status(self, run_id: str, status: RunStatus) -> None:
         if status not in get_args(RunStatus):
             raise ValueError(f"unknown run status {status!r}; expected one of {get_args(RunStatus)}")
