@@ -196,8 +196,8 @@ def rules_cmd(
     db: str | None = db_option(),
 ) -> None:
     """GuessTheRuleBench's table: win rate with a Wilson 95% interval, the wins the rules and the judge decided,
-    turns, examples, time, and the rule-application check beside it (accuracy, and how often the judge agrees
-    with it)."""
+    turns, examples, time, and the rule-application check beside it (accuracy, its chance level and Cohen's kappa
+    against the right answers, and how often the judge agrees with it)."""
     with Store.open(db, write=False) as store:
         run_id = require_run(store, run_id)
         rows = rule_game_rows(store, run_id, default_registry(), passing=passing)
@@ -205,21 +205,25 @@ def rules_cmd(
         fail(f"run {run_id} has no finished guess-the-rule matches played by a model")
     table = Table(title=f"run {run_id}: guess-the-rule games", box=box.SIMPLE_HEAD, padding=(0, 1))
     for column in ("game", "level", "model", "n", "win [95% CI]", "won by rules/judge", "turns", "examples",
-                   "s/match", "check acc.", "judge agrees"):
+                   "s/match", "check acc.", "chance", "kappa", "judge agrees"):
         table.add_column(column, justify="left" if column in ("game", "model") else "right")
     for row in rows:
         interval = f"{row.win_rate:.2f} [{row.ci_low:.2f}, {row.ci_high:.2f}]" if row.win_rate is not None else "n/a"
         table.add_row(row.game, f"L{row.level}", row.model, str(row.matches), interval,
                       f"{row.rule_wins}/{row.wins - row.rule_wins}", _number(row.turns),
                       _number(row.examples_seen), _number(row.seconds), _rate(row.check_accuracy),
-                      f"{_rate(row.agreement)} ({row.judged})")
+                      _rate(row.check_chance), _kappa(row.check_kappa), f"{_rate(row.agreement)} ({row.judged})")
     console = stdout()
     print_table(console, table)
     console.print(f"win: a guess accepted (a forfeit is a loss); won by rules/judge: the wins whose guess the rules "
                   f"accepted without asking the judge (the rule in its own words, or a Math Game formula giving "
                   f"every value) / those the judge role accepted; check acc.: the last rule-application check of "
-                  f"each match; judge agrees: of the guesses both judged and checked, the share where the judge "
-                  f"accepted exactly those that got at least {passing:.0%} of the held-out items right.")
+                  f"each match; chance: what chance scores on the items those checks asked (the share of the "
+                  f"commonest right answer: 50% on balanced yes/no items; 0 for the Math Game's next values, "
+                  f"open numbers); kappa: Cohen's kappa of the answers against the right ones over those items "
+                  f"(0: no better than chance, 1: all right); judge agrees: of the guesses both judged and "
+                  f"checked, the share where the judge accepted exactly those that got at least {passing:.0%} of "
+                  f"the held-out items right.")
 
 
 @analyze_app.command("agreement")
@@ -362,6 +366,10 @@ def _number(value: float | None) -> str:
 
 def _rate(value: float | None) -> str:
     return "n/a" if value is None else f"{value:.1%}"
+
+
+def _kappa(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:+.2f}"
 
 
 register_judge(analyze_app)

@@ -8,6 +8,7 @@ from rich.table import Table
 
 from playeval.analysis import match_rows, summarize
 from playeval.analysis.load import ModelCost, run_costs
+from playeval.analysis.rule_games import rule_game_rows
 from playeval.analysis.sides import team_games
 from playeval.analysis.verdict_sources import run_verdict_sources, verdict_lines
 from playeval.cli.console import db_option, print_table, stdout
@@ -73,9 +74,31 @@ def print_results(store: Store, run_id: str) -> None:
                           + "; ".join(f"{game}: {info.label}" for game, info in scores.items()) + ".")
     for game in team_games(default_registry(), [result.game for result in results]):
         print_counts(store, run_id, game)
+    print_check_chance(store, run_id)
     for line in verdict_lines(recorded_config(store, run_id), run_verdict_sources(store, run_id)):
         console.print(line, markup=False)
     print_costs(run_costs(store, run_id))
+
+
+def print_check_chance(store: Store, run_id: str) -> None:
+    """The guess-the-rule games' check accuracy beside its chance level and Cohen's kappa (``analysis.rule_games``):
+    the score column alone cannot say whether 50% is a grasp of the rule or a coin."""
+    rows = [row for row in rule_game_rows(store, run_id, default_registry()) if row.check_items]
+    if not rows:
+        return
+    table = Table(title="the rule-application check beside chance", box=box.SIMPLE_HEAD, padding=(0, 1))
+    for column in ("game", "level", "model", "items", "check acc.", "chance", "kappa"):
+        table.add_column(column, justify="left" if column in ("game", "model") else "right", no_wrap=True)
+    for row in rows:
+        table.add_row(row.game, f"L{row.level}", row.model, str(row.check_items),
+                      "n/a" if row.check_accuracy is None else f"{row.check_accuracy:.0%}",
+                      "n/a" if row.check_chance is None else f"{row.check_chance:.0%}",
+                      "n/a" if row.check_kappa is None else f"{row.check_kappa:+.2f}")
+    console = stdout()
+    print_table(console, table)
+    console.print("chance: what chance scores on the items asked (the share of the commonest right answer: 50% on "
+                  "balanced yes/no items; 0% for the Math Game's next values, open numbers); kappa: Cohen's kappa "
+                  "of the answers against the right ones (0: no better than chance, 1: all right).")
 
 
 def print_costs(costs: list[ModelCost]) -> None:

@@ -11,6 +11,8 @@ from typing import Any
 from playeval.guess_rule.base import (
     JUDGE,
     PLAYER,
+    SECRET_SET,
+    SECRET_SETS,
     Guess,
     GuessRuleGame,
     GuessState,
@@ -18,6 +20,7 @@ from playeval.guess_rule.base import (
     ListedRound,
     ListedRuleGame,
     More,
+    examples_left,
     numbered_answers,
     numbered_grammar,
 )
@@ -29,6 +32,8 @@ _LIBRARY = frozenset({"CodeFunctionsPicnic", "DynamicGoingOnAPicnic", "GuessRule
 __all__ = [
     "JUDGE",
     "PLAYER",
+    "SECRET_SET",
+    "SECRET_SETS",
     "CodeFunctionsPicnic",
     "DynamicGoingOnAPicnic",
     "Guess",
@@ -41,6 +46,7 @@ __all__ = [
     "MathGuessTheRuleGame",
     "More",
     "StaticGoingOnAPicnic",
+    "examples_left",
     "numbered_answers",
     "numbered_grammar",
     "rule_words",

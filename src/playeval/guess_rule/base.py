@@ -44,8 +44,10 @@ reply is recorded, so folding the match replays the phase without running anythi
 
 from __future__ import annotations
 
+import random
 import re
 from abc import abstractmethod
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Literal
@@ -79,11 +81,19 @@ RULES_DECIDE = "rules_decide"
 a match recorded without it had every guess judged, and folds so."""
 BY_RULES = "accepted by the rules"
 BY_JUDGE = "accepted by the judge"
+SECRET_SETS: tuple[str, str] = ("set1", "set2")
+"""The two named halves of a guess-the-rule game's rules (``--secret-set set1|set2``, the games' ``split_sets``):
+no rule is in both, so a run on each is a held-out comparison. How a game splits its rules is its own (categories,
+a rule bank, rule types); without a set a match draws from all of them, as it always did, and its spec holds no
+``secret_set`` param."""
+SECRET_SET = "secret_set"
+"""The spec param naming the set a match's rule was drawn from (absent: every rule)."""
 
 MOVE_FORMAT = ("Reply with exactly one line: 'MORE: <n>' to see more examples, or 'GUESS: <the rule in words, as "
                "precisely as you can>'.")
 LAST_EXAMPLES = "Every example has been shown: this turn must be a guess ('GUESS: ...')."
 TURN = "Turn {turn} of {limit}. {left} more can be shown."
+_TURN_LEFT = re.compile(r"Turn \d+ of \d+\. (\d+) more can be shown\.")
 WRONG = "The judge did not accept your guess \"{guess}\"."
 JUDGE_FORMAT = "Reply with two lines: 'Verdict: yes' or 'Verdict: no', then 'Reason: <one short sentence>'."
 JUDGE_GRAMMAR = 'root ::= "Verdict: " ("yes" | "no") "\\nReason: " [^\\n]{1,200}\n'
@@ -99,6 +109,13 @@ _TEMPLATE_GUESS = re.compile(r"^\s*[<\[].*[>\]]\s*$|^\s*(?:the\s+)?rule(?:\s+in\
                              re.IGNORECASE | re.DOTALL)
 """A guess that is the instructions' placeholder rather than a rule: ``<the rule in words>``, ``[rule]``,
 ``the rule``."""
+
+
+def examples_left(ask: Ask) -> int | None:
+    """How many example units a move ask says can still be shown (its turn note, ``TURN``), as a player reads it;
+    ``None`` when the ask says nothing of it (not a move ask)."""
+    found = _TURN_LEFT.search(ask.display)
+    return int(found.group(1)) if found else None
 
 
 def move_grammar(left: int) -> str:
@@ -291,10 +308,14 @@ class GuessRuleGame(GameBase):
 
     def turn_params(self, inputs: Mapping[str, str] | None, secret_set: str | None,
                     options: Mapping[str, Scalar] | None) -> dict[str, Scalar]:
-        """A new spec's public params: the turn options given, else their declared defaults. These games draw
-        their rules: inputs or a named set are a ``ConfigError``."""
-        if inputs or secret_set is not None:
-            raise ConfigError(f"{self.id} takes no inputs and has no named sets")
+        """A new spec's public params: the turn options given, else their declared defaults, and the named set of
+        rules when one is (``SECRET_SET``; absent otherwise, so a spec drawn without one is as it always was).
+        These games draw their rules: inputs, or a set the game does not name, are a ``ConfigError``."""
+        if inputs:
+            raise ConfigError(f"{self.id} takes no inputs (its rules are drawn)")
+        if secret_set is not None and secret_set not in self.secret_sets:
+            offered = ", ".join(self.secret_sets) or "none"
+            raise ConfigError(f"{self.id} has no secret set {secret_set!r} (it has: {offered})")
         chosen = dict(options or {})
         params: dict[str, Scalar] = {option.name: int(chosen.get(option.name, option.default))
                                      for option in self.options if option.name in ("num_init_examples", "max_turns")}
@@ -306,6 +327,8 @@ class GuessRuleGame(GameBase):
         if judges > 1:  # one judge adds nothing, so a single judge's spec is as it always was
             params[JUDGES] = judges
         params[RULES_DECIDE] = True
+        if secret_set is not None:
+            params[SECRET_SET] = secret_set
         return params
 
     # -- hooks --------------------------------------------------------------------------------------------------
@@ -376,6 +399,53 @@ class GuessRuleGame(GameBase):
     def normalize_answer(self, text: str) -> str:
         """A held-out answer as it is compared with the right one."""
         return text.strip().lower()
+
+    # -- the check's chance level, and what the baseline players say (``guess_rule.baselines``) --------------------
+
+    check_choices: ClassVar[tuple[str, ...] | None] = None
+    """The answers the rule-application check takes when it is a choice (the picnics' ``yes``/``no``); ``None``:
+    open answers (the Math Game's next values)."""
+    generic_guesses: ClassVar[tuple[str, ...]] = ()
+    """The rules the ``random`` baseline guesses from: a short generic list, the same in every match, written
+    without looking at any rule. A game with none declares no baselines."""
+    naive_template: ClassVar[str] = "things like {first}"
+    """The ``naive`` baseline's guess, ``{first}`` being the first thing the examples show (``first_shown``)."""
+
+    def check_chance(self, answers: Sequence[str]) -> float:
+        """The accuracy chance gives on check items whose right answers are ``answers``: with a choice of answers,
+        the share of the commonest right answer (0.5 on balanced yes/no items: what answering every item the best
+        single way scores, and what a coin scores there); with open answers, 0 (an exact value is not hit by
+        chance). ``nan`` for no items."""
+        if not answers:
+            return float("nan")
+        if self.check_choices is None:
+            return 0.0
+        counts = Counter(self.normalize_answer(answer) for answer in answers)
+        return max(counts.values()) / len(answers)
+
+    def first_shown(self, display: str) -> str | None:
+        """The first thing a move ask's examples show (an item, a value), read from its ``display``."""
+        raise NotImplementedError(f"{self.id} has no baseline players")
+
+    def random_answer(self, prompt: str, rng: random.Random) -> str:
+        """A check answer drawn at random for the item ``prompt`` (as the check lists it): one of
+        ``check_choices`` by default."""
+        if self.check_choices is None:
+            raise NotImplementedError(f"{self.id} has no baseline players")
+        return rng.choice(self.check_choices)
+
+    def naive_answer(self, prompt: str) -> str:
+        """The ``naive`` baseline's fixed answer for the item ``prompt``: the first of ``check_choices`` by
+        default (``yes``)."""
+        if self.check_choices is None:
+            raise NotImplementedError(f"{self.id} has no baseline players")
+        return self.check_choices[0]
+
+    def baseline_player(self, name: str, party: str, spec: MatchSpec) -> Any:
+        """The player seat's ``random`` or ``naive`` baseline (``guess_rule.baselines``)."""
+        from playeval.guess_rule.baselines import rule_baseline  # it builds on this module
+
+        return rule_baseline(self, name, party, spec)
 
     def panel_lists(self, rule: Any, shown: int) -> tuple[PanelList, ...]:
         """The first ``shown`` units as lists for a page (default: the lines of ``examples``, a line ending in ':'
@@ -718,6 +788,18 @@ class ListedRuleGame(GuessRuleGame):
     admitted_label: ClassVar[str] = "May come"
     refused_label: ClassVar[str] = "May not come"
     apply_answer: ClassVar[str] = '"yes" | "no"'
+    check_choices: ClassVar[tuple[str, ...] | None] = ("yes", "no")
+    generic_guesses: ClassVar[tuple[str, ...]] = (
+        "things people use every day", "things you can carry in one hand", "things found at home",
+        "things that are useful", "things people like", "natural things")
+    """Generic kinds of thing, for the ``random`` baseline (a game's rule may match one by chance: that is chance)."""
+
+    def first_shown(self, display: str) -> str | None:
+        """The first item the examples admit (``admitted_label``'s line)."""
+        lead = f"{self.admitted_label}: "
+        line = next((line for line in display.splitlines() if line.startswith(lead)), "")
+        first = line.removeprefix(lead).split(", ")[0].strip()
+        return first or None
 
     def rule_of(self, spec: MatchSpec) -> ListedRound:
         setup = spec.setup

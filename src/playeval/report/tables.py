@@ -269,6 +269,9 @@ def rule_game_tables(data: ReportData) -> list[Table]:
          Cell(fmt_num(r.turns, 1), numeric=True), Cell(fmt_num(r.examples_seen, 1), numeric=True),
          Cell(fmt_num(r.seconds, 1), numeric=True),
          Cell(NA if r.check_accuracy is None else f"{r.check_accuracy * 100:.0f}%", numeric=True),
+         Cell(NA if r.check_chance is None else f"{r.check_chance * 100:.0f}%", numeric=True,
+              sub=(f"{r.check_items} items",) if r.check_items else ()),
+         Cell(NA if r.check_kappa is None else f"{r.check_kappa:+.2f}", numeric=True),
          Cell(NA if r.agreement is None else f"{r.agreement * 100:.0f}%", numeric=True,
               sub=(f"of {r.judged} guesses",) if r.judged else ()),
          Cell(f"{r.rule_wins}/{r.wins - r.rule_wins}", numeric=True))
@@ -276,12 +279,16 @@ def rule_game_tables(data: ReportData) -> list[Table]:
     checks = Table(
         title="Guess the rule: turns, examples and the rule-application check",
         columns=("Game", "Level", "Model", "Matches", "Turns", "Examples seen", "Seconds", "Check accuracy",
-                 "Judge agrees", "Won by rules/judge"),
+                 "Chance", "Kappa", "Judge agrees", "Won by rules/judge"),
         rows=detail,
         caption=("Means per match. Examples seen counts example units (a picnic unit is one item that may come "
                  "and one that may not). Check accuracy: the share of 10 held-out items the player's last guessed "
-                 "rule got right when asked to apply it (chance is 50% for the picnic games' balanced yes/no items, "
-                 "near 0% for the Math Game's next values). Judge agrees: the share of judged guesses whose verdict "
+                 "rule got right when asked to apply it. Chance: what chance scores on the items those checks "
+                 "asked, the share of the commonest right answer (50% on the picnic games' balanced yes/no items; "
+                 "0% for the Math Game's next values, open numbers): an accuracy at its chance level shows no "
+                 "grasp of the rule. Kappa: Cohen's kappa of the answers against the right ones over the same "
+                 "items, the accuracy corrected for chance (0: no better than chance, 1: all right; answering "
+                 "'yes' to everything scores 0). Judge agrees: the share of judged guesses whose verdict "
                  "matches the check (a guess passes with 80% or more right). Won by rules/judge: the wins whose "
                  "guess the rules accepted without asking the judge / those the judge accepted."),
     )

@@ -15,7 +15,15 @@ from playeval.games.dynamic_picnic.state import (
     RuleAttempt,
     statement_key,
 )
-from playeval.games.dynamic_picnic.taxonomy import LEVEL_DESCRIPTIONS, TAXONOMY, RuleKind, rule_kind
+from playeval.games.dynamic_picnic.taxonomy import (
+    LEVEL_DESCRIPTIONS,
+    SETS,
+    TAXONOMY,
+    RuleKind,
+    kinds_in,
+    rule_kind,
+    set_of,
+)
 
 __all__ = [
     "GAME_MASTER",
@@ -23,6 +31,7 @@ __all__ = [
     "LEVEL_DESCRIPTIONS",
     "MAX_ITEM_ROUNDS",
     "MAX_RULE_TRIES",
+    "SETS",
     "TAXONOMY",
     "VALIDATOR",
     "BankRule",
@@ -33,7 +42,9 @@ __all__ = [
     "RuleBank",
     "RuleKind",
     "add_rules",
+    "kinds_in",
     "rule_id",
     "rule_kind",
+    "set_of",
     "statement_key",
 ]

@@ -14,6 +14,11 @@ classifier too weak to confirm levels (the local 1.5B model rated every rule L2 
 ``rules=bank`` the spec holds a banked rule and its items
 (``bank``), and no game-master ask is made.
 
+``--secret-set set1|set2`` draws the rule's type from one half of the level's types (``taxonomy.SETS``: a
+checkerboard of level and type, so no rule is in both; with ``rules=bank``, only the bank's rules of the set's
+types); without it every type may be drawn, as before. The player seat has a ``random`` and a ``naive`` baseline
+(``guess_rule.baselines``).
+
 Both roles default to the local model; ``--role game_master=M --role validator=M`` binds them (a stronger
 validator than game master is allowed). ``playeval analyze judge`` measures both the judge and the validator: a
 labelled case with ``scale: check`` asks the validator about one item exactly as a match does.
@@ -30,6 +35,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from playeval.core.ask import Ask
+from playeval.core.baselines import BaselineInfo
 from playeval.core.errors import ConfigError, RuleViolation
 from playeval.core.game import JudgeCase
 from playeval.core.info import Disclosure, GameOption, LevelInfo, Presentation, RoleInfo, Scalar, SeatInfo, panel_role
@@ -57,8 +63,9 @@ from playeval.games.dynamic_picnic.scripted import (
     scripted_rule,
 )
 from playeval.games.dynamic_picnic.state import DynamicState
-from playeval.games.dynamic_picnic.taxonomy import TAXONOMY, rule_kind
-from playeval.guess_rule import JUDGE, PLAYER, GuessRuleGame, ListedRound, ListedRuleGame, More
+from playeval.games.dynamic_picnic.taxonomy import TAXONOMY, kinds_in, rule_kind, set_of
+from playeval.guess_rule import JUDGE, PLAYER, SECRET_SET, SECRET_SETS, GuessRuleGame, ListedRound, ListedRuleGame, More
+from playeval.guess_rule.baselines import rule_baselines
 
 MAX_UNITS = 30
 """Example units a generated rule may show in a match."""
@@ -115,6 +122,10 @@ class DynamicPicnic(ListedRuleGame):
     player_variants: ClassVar[tuple[str, ...]] = prompts.PLAYER_VARIANTS
     judge_system: ClassVar[str] = prompts.JUDGE_SYSTEM
     apply_request: ClassVar[str] = prompts.APPLY
+    secret_sets: ClassVar[tuple[str, ...]] = SECRET_SETS
+    split_sets: ClassVar[tuple[str, str] | None] = SECRET_SETS
+    baselines: ClassVar[tuple[BaselineInfo, ...]] = rule_baselines(
+        "guesses 'things like <the first item that may come>' once; answers 'yes' for every item of the check")
 
     def new_spec(self, level: int, seed: int, rng: random.Random, *, inputs: Mapping[str, str] | None = None,
                  secret_set: str | None = None, options: Mapping[str, Scalar] | None = None) -> MatchSpec:
@@ -126,13 +137,14 @@ class DynamicPicnic(ListedRuleGame):
         mode = mode or GENERATED
         variants = {PLAYER: rng.randrange(len(prompts.PLAYER_VARIANTS))}
         if mode == BANK:
-            rule = self._banked(level, path, pick, int(params["num_init_examples"]), rng)
+            rule = self._banked(level, path, pick, int(params["num_init_examples"]), rng, secret_set)
             setup: dict[str, Any] = {
                 **ListedRound(statement=rule.statement, positives=rule.positives, negatives=rule.negatives,
                               held_out=rule.held_out).to_setup(rule.id), "source": BANK, "type": rule.type}
         elif mode == GENERATED:
             avoid = [rule.statement for rule in RuleBank.load(path).of_level(level)][:MAX_AVOID] if path else []
-            setup = {"source": GENERATED, "type": rng.choice(TAXONOMY).id, "avoid": avoid}
+            kinds = TAXONOMY if secret_set is None else kinds_in(secret_set, level)
+            setup = {"source": GENERATED, "type": rng.choice(kinds).id, "avoid": avoid}
         else:
             raise ConfigError(f"option rules must be {GENERATED} or {BANK}, not {mode!r}")
         return MatchSpec(game=self.id, level=level, seed=seed, setup=setup, variants=variants,
@@ -140,16 +152,21 @@ class DynamicPicnic(ListedRuleGame):
                                  "level_check": str(chosen.get("level_check", "") or STRICT)})
 
     @staticmethod
-    def _banked(level: int, path: str, pick: str, init: int, rng: random.Random) -> BankRule:
+    def _banked(level: int, path: str, pick: str, init: int, rng: random.Random,
+                secret_set: str | None = None) -> BankRule:
         if not path:
             raise ConfigError("rules=bank needs a rule bank: --option bank=FILE (see playeval rule-bank build)")
         bank = RuleBank.load(path)
         if pick:
             rule = bank.get(pick)
+            if secret_set is not None and set_of(rule.level, rule.type) != secret_set:
+                raise ConfigError(f"banked rule {rule.id} (L{rule.level}, {rule.type}) is not in {secret_set}")
         else:
-            found = bank.of_level(level)
+            found = tuple(rule for rule in bank.of_level(level)
+                          if secret_set is None or set_of(level, rule.type) == secret_set)
             if not found:
-                raise ConfigError(f"the rule bank {path} has no rule of level {level}")
+                within = "" if secret_set is None else f" in {secret_set}"
+                raise ConfigError(f"the rule bank {path} has no rule of level {level}{within}")
             rule = rng.choice(found)
         if rule.level != level:
             raise ConfigError(f"banked rule {rule.id} is of level {rule.level}, not {level}")
@@ -308,5 +325,7 @@ class DynamicPicnic(ListedRuleGame):
         if spec.setup.get("source") == BANK:
             round_ = self.rule_of(spec)
             return ScriptedSolver(None, round_.statement, self.held_out(round_))
-        rule = scripted_rule(spec.level, str(spec.setup["type"]), [str(s) for s in spec.setup.get("avoid", ())])
+        named = spec.params.get(SECRET_SET)
+        rule = scripted_rule(spec.level, str(spec.setup["type"]), [str(s) for s in spec.setup.get("avoid", ())],
+                             str(named) if named is not None else None)
         return ScriptedSolver(rule, rule.statement if rule is not None else "something I cannot tell", ())

@@ -1,9 +1,10 @@
 """Scripted stand-ins for every party of a Dynamic Picnic match (tests, the arena's test runs, ``scripted``
 bindings). They play from the hand-written ``SCRIPTED_RULES`` and read what an ask holds from its ``display``:
 
-* the game master writes the hand-written rule of the match's level and type (another of the level when that one
-  is to be avoided) and gives its items in list order; in its first batch it slips one item of the wrong side
-  among those that follow the rule, so that every scripted match shows the validator dropping an item;
+* the game master writes the hand-written rule of the match's level and type (another of the level, and of the
+  match's secret set when it names one, when that one is to be avoided) and gives its items in list order; in its
+  first batch it slips one item of the wrong side among those that follow the rule, so that every scripted match
+  shows the validator dropping an item;
 * the validator classifies a hand-written rule at its own level (another rule at the level asked, as it cannot
   tell) and says an item follows the rule when it is one of the rule's listed followers;
 * the judge accepts exactly the rule's own words (normalised), read from its ask;
@@ -22,17 +23,21 @@ from playeval.core.match import MatchSpec
 from playeval.core.normalize import normalize_name
 from playeval.games.dynamic_picnic._scripted_rules import SCRIPTED_RULES, ScriptedRule
 from playeval.games.dynamic_picnic.state import same_statement
-from playeval.guess_rule import HeldOut
+from playeval.games.dynamic_picnic.taxonomy import set_of
+from playeval.guess_rule import SECRET_SET, HeldOut
 from playeval.guess_rule.baselines import StatementSolver
 
 _RULE_LINE = re.compile(r"^The (?:concealed )?rule: (.*)$", re.MULTILINE)
 _NUMBERED = re.compile(r"^\s*(\d{1,2})\. (.+)$", re.MULTILINE)
 
 
-def scripted_rule(level: int, rule_type: str, avoid: Sequence[str] = ()) -> ScriptedRule | None:
-    """The hand-written rule of ``level`` and ``rule_type``, else another of the level; none that is avoided."""
+def scripted_rule(level: int, rule_type: str, avoid: Sequence[str] = (), secret_set: str | None = None
+                  ) -> ScriptedRule | None:
+    """The hand-written rule of ``level`` and ``rule_type``, else another of the level (of ``secret_set``, when
+    one is named: ``taxonomy.set_of``); none that is avoided."""
     allowed = [rule for rule in SCRIPTED_RULES if rule.level == level and not same_statement(rule.statement,
-                                                                                                list(avoid))]
+                                                                                                list(avoid))
+               and (secret_set is None or set_of(rule.level, rule.type) == secret_set)]
     return next((rule for rule in allowed if rule.type == rule_type), allowed[0] if allowed else None)
 
 
@@ -62,11 +67,13 @@ class ScriptedGameMaster(_Scripted):
     def __init__(self, spec: MatchSpec) -> None:
         self._level = spec.level
         self._type = str(spec.setup.get("type", ""))
+        named = spec.params.get(SECRET_SET)
+        self._set = str(named) if named is not None else None
 
     async def act(self, ask: Ask) -> Reply:
         if ask.kind == "rule":
             avoid = [line[2:] for line in ask.display.splitlines() if line.startswith("- ")]
-            rule = scripted_rule(self._level, self._type, avoid) or scripted_rule(self._level, self._type)
+            rule = scripted_rule(self._level, self._type, avoid, self._set) or scripted_rule(self._level, self._type)
             assert rule is not None
             return Reply(text=f"Rule: {rule.statement}")
         rule = rule_by_statement(_statement(ask))

@@ -52,6 +52,27 @@ def inspiration(seed: int, attempt: int) -> str:
     return INSPIRATIONS[derive_seed(seed, "dynamic_picnic", "inspiration", attempt) % len(INSPIRATIONS)]
 
 
+SETS: tuple[str, str] = ("set1", "set2")
+"""The two disjoint halves of the rules (``--secret-set``), by the cell of level and type a rule is written for, in
+a checkerboard: at L1 and L3 the attribute-based, logical and semantic rules are in ``set1`` and the categorical
+and relational ones in ``set2``, at L2 the other way round (8 cells against 7, every type in both sets). A rule
+has one level and one type, so no rule is in both; the scripted game master's hand-written rules (one per cell)
+split the same way."""
+
+
+def set_of(level: int, kind_id: str) -> str | None:
+    """The set of the rules of ``level`` and type ``kind_id`` (``None`` for a type the taxonomy does not have)."""
+    ids = [kind.id for kind in TAXONOMY]
+    if kind_id not in ids:
+        return None
+    return SETS[(ids.index(kind_id) + level + 1) % len(SETS)]
+
+
+def kinds_in(secret_set: str, level: int) -> tuple[RuleKind, ...]:
+    """The types whose rules of ``level`` are in ``secret_set``, in taxonomy order."""
+    return tuple(kind for kind in TAXONOMY if set_of(level, kind.id) == secret_set)
+
+
 LEVEL_DESCRIPTIONS: dict[int, str] = {
     1: "L1: plain and concrete; one property anyone would notice from a handful of examples.",
     2: "L2: needs some reasoning: two conditions combined, or a relation to something not shown.",

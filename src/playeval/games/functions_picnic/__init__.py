@@ -27,9 +27,11 @@ from playeval.games.functions_picnic.library import (
     LEVELS,
     LIBRARY,
     RULE_FUNCTION,
+    SETS,
     LibraryRule,
     RuleLevel,
     rule_by_id,
+    rule_set,
     rules_at_level,
 )
 from playeval.games.functions_picnic.words import SAMPLE_SIZE, WordList, load_words
@@ -43,6 +45,7 @@ __all__ = [
     "MIN_TRUE_SHARE",
     "RULE_FUNCTION",
     "SAMPLE_SIZE",
+    "SETS",
     "CheckReason",
     "ExampleDraw",
     "FunctionsPicnic",
@@ -61,6 +64,7 @@ __all__ = [
     "known_vectors",
     "load_words",
     "rule_by_id",
+    "rule_set",
     "rules_at_level",
     "truth_values",
 ]

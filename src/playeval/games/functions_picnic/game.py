@@ -13,6 +13,10 @@ The ``rules`` option says where the match's rule comes from:
   the reason, three rejections abort the match. The words are then drawn, from a seed derived from the match's,
   out of the truth values the accepting verdict carries.
 
+``--secret-set set1|set2`` (library rules only) draws from one half of the library (``library.SETS``: within each
+level, alternate rules), no rule being in both; without it every rule of the level may be drawn, as before. The
+player seat has a ``random`` and a ``naive`` baseline (``guess_rule.baselines``).
+
 Either way the game itself runs no code: a library rule's values are computed before the match (so that a spec
 holds the whole round, as the other picnic games' do), a written rule's arrive as a recorded reply.
 
@@ -28,6 +32,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from playeval.core.ask import Ask
+from playeval.core.baselines import BaselineInfo
 from playeval.core.errors import ConfigError
 from playeval.core.game import JudgeCase
 from playeval.core.info import GameOption, LevelInfo, Presentation, RoleInfo, Scalar, SeatInfo, panel_role
@@ -39,8 +44,8 @@ from playeval.games.functions_picnic.checks import RuleEvaluator
 from playeval.games.functions_picnic.examples import listed_round
 from playeval.games.functions_picnic.library import CONVENTIONS, rules_at_level
 from playeval.games.functions_picnic.written import HEADER, WrittenRuleCheck, accepted_truth
-from playeval.guess_rule import JUDGE, PLAYER, GuessRuleGame, GuessState, ListedRound, ListedRuleGame
-from playeval.guess_rule.baselines import StatementJudge, StatementSolver
+from playeval.guess_rule import JUDGE, PLAYER, SECRET_SETS, GuessRuleGame, GuessState, ListedRound, ListedRuleGame
+from playeval.guess_rule.baselines import StatementJudge, StatementSolver, rule_baselines
 from playeval.guess_rule.writing import (
     CODE_EXECUTOR,
     GAME_MASTER,
@@ -92,6 +97,14 @@ class FunctionsPicnic(ListedRuleGame):
     admitted_label: ClassVar[str] = "Pass"
     refused_label: ClassVar[str] = "Fail"
     example_unit: ClassVar[str] = "examples"
+    secret_sets: ClassVar[tuple[str, ...]] = SECRET_SETS
+    split_sets: ClassVar[tuple[str, str] | None] = SECRET_SETS
+    generic_guesses: ClassVar[tuple[str, ...]] = (
+        "long words", "short words", "words with many vowels", "words with a double letter",
+        "words that start with a common letter", "words that are easy to spell")
+    naive_template: ClassVar[str] = "words like {first}"
+    baselines: ClassVar[tuple[BaselineInfo, ...]] = rule_baselines(
+        "guesses 'words like <the first word that passes>' once; answers 'yes' for every word of the check")
 
     def __init__(self) -> None:
         self._evaluator: RuleEvaluator | None = None
@@ -110,8 +123,12 @@ class FunctionsPicnic(ListedRuleGame):
         variant = rng.randrange(len(prompts.PLAYER_VARIANTS))
         spec = MatchSpec(game=self.id, level=level, seed=seed, variants={PLAYER: variant}, params=params)
         if self.writes_rule(spec):
+            if secret_set is not None:
+                raise ConfigError(f"functions_picnic: a secret set is a half of the rule library; with "
+                                  f"rules=generated the game master writes the rule, so --secret-set {secret_set} "
+                                  f"does not apply")
             return spec  # the rule is written during the match
-        rule = rng.choice(rules_at_level(level))  # type: ignore[arg-type]
+        rule = rng.choice(rules_at_level(level, secret_set))  # type: ignore[arg-type]
         truth = self._rule_evaluator().truth(rule.source)
         round_ = listed_round(rule.statement, truth, rng, held=HELD_OUT, units=MAX_UNITS)
         return spec.model_copy(update={"setup": round_.to_setup(rule.id)})

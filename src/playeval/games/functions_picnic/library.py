@@ -42,11 +42,28 @@ if any(rule.level != int(rule.id[1]) for rule in LIBRARY):
     raise RuntimeError("a functions_picnic library rule's id does not start with its level")
 
 
-def rules_at_level(level: RuleLevel) -> tuple[LibraryRule, ...]:
-    """The library rules of ``level`` (1, 2 or 3), in library order."""
+SETS: tuple[str, str] = ("set1", "set2")
+"""The library's two disjoint halves (``--secret-set``): within each level, in library order, the first rule is in
+``set1``, the second in ``set2``, and so on. Neighbours in the library are alike ("longer than five letters",
+"longer than seven letters"), so alternating gives each half rules of the same kinds and about the same number."""
+
+
+def rule_set(rule: LibraryRule) -> str:
+    """The half of the library ``rule`` is in (see ``SETS``)."""
+    index = [other.id for other in LIBRARY if other.level == rule.level].index(rule.id)
+    return SETS[index % len(SETS)]
+
+
+def rules_at_level(level: RuleLevel, secret_set: str | None = None) -> tuple[LibraryRule, ...]:
+    """The library rules of ``level`` (1, 2 or 3), in library order; with ``secret_set``, those of that half."""
     if level not in LEVELS:
         raise ValueError(f"level must be one of {LEVELS}, not {level!r}")
-    return tuple(rule for rule in LIBRARY if rule.level == level)
+    rules = tuple(rule for rule in LIBRARY if rule.level == level)
+    if secret_set is None:
+        return rules
+    if secret_set not in SETS:
+        raise ValueError(f"secret_set must be one of {SETS}, not {secret_set!r}")
+    return rules[SETS.index(secret_set)::len(SETS)]
 
 
 def rule_by_id(rule_id: str) -> LibraryRule:
@@ -62,8 +79,10 @@ __all__ = [
     "LEVELS",
     "LIBRARY",
     "RULE_FUNCTION",
+    "SETS",
     "LibraryRule",
     "RuleLevel",
     "rule_by_id",
+    "rule_set",
     "rules_at_level",
 ]

@@ -2,8 +2,17 @@
 
 from playeval.games.math.formulas import Guessed, gives_values, read_guess
 from playeval.games.math.rules import MathGame
-from playeval.games.math.sequences import HELD_OUT, SEQUENCE_LENGTH, MathRule, Step, draw_rule, held_out
+from playeval.games.math.sequences import (
+    HELD_OUT,
+    SEQUENCE_LENGTH,
+    SETS,
+    MathRule,
+    Step,
+    draw_rule,
+    held_out,
+    rule_set,
+)
 from playeval.guess_rule import JUDGE, PLAYER
 
-__all__ = ["HELD_OUT", "JUDGE", "PLAYER", "SEQUENCE_LENGTH", "Guessed", "MathGame", "MathRule", "Step", "draw_rule",
-           "gives_values", "held_out", "read_guess"]
+__all__ = ["HELD_OUT", "JUDGE", "PLAYER", "SEQUENCE_LENGTH", "SETS", "Guessed", "MathGame", "MathRule", "Step",
+           "draw_rule", "gives_values", "held_out", "read_guess", "rule_set"]

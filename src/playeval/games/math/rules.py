@@ -15,6 +15,11 @@ The ``judge`` may be a panel (``--role judge=A,B,C``): the majority of its membe
 their mean probability of accepting when every member recorded one, else the guess is refused
 (``guess_rule.base``, ``core.judge_panel``).
 
+``--secret-set set1|set2`` (procedural rules only) draws from one half of the rules (``sequences.SETS``: set1 adds
+and multiplies, set2 subtracts and divides); without it any rule of the level may be drawn, as before. The player
+seat has a ``random`` and a ``naive`` baseline (``guess_rule.baselines``); the check's answers being open numbers,
+its chance level is taken as 0.
+
 Beside a guess in the rule's own words, the rules accept a guess that reads as a formula (``formulas``: ``x/3``,
 ``divide by three``, ``a(n+1) = a(n)/3``, ``at even positions ..., at odd positions ...``) when it gives every
 value of the sequence from the one before it and every held-out next value (``rules_accept``); any other guess,
@@ -24,10 +29,12 @@ a formula that misses a value included, goes to the judge.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from playeval.core.ask import Ask, Reply
+from playeval.core.baselines import BaselineInfo
 from playeval.core.errors import ConfigError
 from playeval.core.game import JudgeCase
 from playeval.core.info import GameOption, LevelInfo, Presentation, RoleInfo, Scalar, SeatInfo, panel_role
@@ -44,8 +51,8 @@ from playeval.games.math.written import (
     accepted_sequence,
     read_math_draft,
 )
-from playeval.guess_rule import JUDGE, PLAYER, GuessRuleGame, GuessState, HeldOut
-from playeval.guess_rule.baselines import StatementJudge, StatementSolver
+from playeval.guess_rule import JUDGE, PLAYER, SECRET_SETS, GuessRuleGame, GuessState, HeldOut
+from playeval.guess_rule.baselines import StatementJudge, StatementSolver, rule_baselines
 from playeval.guess_rule.writing import (
     CODE_EXECUTOR,
     GAME_MASTER,
@@ -61,6 +68,8 @@ PROCEDURAL = "procedural"
 SequenceRule = MathRule | WrittenSequence
 """A match's rule: drawn (``MathRule``) or written by the game master (``WrittenSequence``)."""
 START_GRAMMAR = '"-"? [1-9] [0-9]{0,5}'
+_POSITION = re.compile(r"position (\d+): (-?\d+)")
+"""A value as the examples and the check's items show it: ``position 3: 27``."""
 
 
 def value_triples(rule: SequenceRule) -> list[tuple[int, int, int]]:
@@ -118,6 +127,14 @@ class MathGame(GuessRuleGame):
     apply_request: ClassVar[str] = prompts.APPLY
     apply_answer: ClassVar[str] = '"-"? [0-9]{1,14}'
     example_unit: ClassVar[str] = "values"
+    secret_sets: ClassVar[tuple[str, ...]] = SECRET_SETS
+    split_sets: ClassVar[tuple[str, str] | None] = SECRET_SETS
+    generic_guesses: ClassVar[tuple[str, ...]] = (
+        "add 1", "add 2", "subtract 1", "multiply by 2", "divide by 2", "it grows a little each time")
+    naive_template: ClassVar[str] = "each value is {first}"
+    baselines: ClassVar[tuple[BaselineInfo, ...]] = rule_baselines(
+        "guesses 'each value is <the first value shown>' once; answers every item of the check with the value it "
+        "shows (the sequence stands still)")
 
     def new_spec(self, level: int, seed: int, rng: random.Random, *, inputs: Mapping[str, str] | None = None,
                  secret_set: str | None = None, options: Mapping[str, Scalar] | None = None) -> MatchSpec:
@@ -125,9 +142,12 @@ class MathGame(GuessRuleGame):
             raise ConfigError(f"math has levels 1, 2 and 3, not {level}")
         params = self.turn_params(inputs, secret_set, options)
         if params.get("rules") != PROCEDURAL:  # the rule is written during the match
+            if secret_set is not None:
+                raise ConfigError(f"math: a secret set is a half of the procedural rules; with rules=generated the "
+                                  f"game master writes the rule, so --secret-set {secret_set} does not apply")
             return MatchSpec(game=self.id, level=level, seed=seed, params=params,
                              variants={PLAYER: rng.randrange(len(prompts.PLAYER_VARIANTS))})
-        rule = draw_rule(level, rng)
+        rule = draw_rule(level, rng, secret_set)
         return MatchSpec(game=self.id, level=level, seed=seed, setup={"rule": rule.to_setup()},
                          variants={PLAYER: rng.randrange(len(prompts.PLAYER_VARIANTS))},
                          params=params)
@@ -198,6 +218,25 @@ class MathGame(GuessRuleGame):
     def judge_cases(self) -> Sequence[JudgeCase]:
         """The template set, then the hand-written one (ids ``hw-...``)."""
         return (*judge_cases(), *written_cases(self.judge_case_keys))
+
+    # -- the baselines' reading of what they are shown ------------------------------------------------------------
+
+    def first_shown(self, display: str) -> str | None:
+        """The first value of the sequence shown."""
+        found = _POSITION.search(display)
+        return found.group(2) if found else None
+
+    def random_answer(self, prompt: str, rng: random.Random) -> str:
+        """A whole number drawn evenly from -(2|v| + 100) to 2|v| + 100, ``v`` the value the item shows: an exact
+        next value is hit about once in 200 items or fewer, the check's chance level being taken as 0."""
+        found = _POSITION.search(prompt)
+        spread = 2 * abs(int(found.group(2))) + 100 if found else 100
+        return str(rng.randint(-spread, spread))
+
+    def naive_answer(self, prompt: str) -> str:
+        """The value the item shows: the next value the same (never right, as no sequence stands still)."""
+        found = _POSITION.search(prompt)
+        return found.group(2) if found else "0"
 
     def scripted_player(self, party: str, spec: MatchSpec) -> Any:
         if party == CODE_EXECUTOR:

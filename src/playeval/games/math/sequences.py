@@ -31,6 +31,10 @@ _SPREAD = (7, 3, 11, 2, 13, 5, 17, 4, 19, 9)
 """Start-value multipliers of the check's items (``held_out``), one per item, deliberately out of order."""
 """Next values the player predicts after each guess, each from its own start value (the rule-application check)."""
 MAX_DRAWS = 200
+SETS: dict[str, tuple[Op, ...]] = {"set1": ("add", "mul"), "set2": ("sub", "div")}
+"""The two disjoint halves of the rules (``--secret-set``), by the operations they use: ``set1`` adds and
+multiplies, ``set2`` subtracts and divides (at L2, multiplying by a negative number against dividing by one; at L3
+both steps from the set's two operations). No rule is in both."""
 
 _WORDS: dict[Op, str] = {"add": "add", "sub": "subtract", "mul": "multiply by", "div": "divide by"}
 
@@ -139,8 +143,13 @@ class MathRule:
                    spread_check=setup.get("check") == "spread")
 
 
-def _step(rng: random.Random, negative: bool) -> Step:
-    op: Op = rng.choice(("mul", "div") if negative else ("add", "sub", "mul", "div"))
+def _step(rng: random.Random, negative: bool, ops: tuple[Op, ...] | None = None) -> Step:
+    """A step drawn from ``rng``: any operation (a multiplication or division by a negative number when
+    ``negative``), or, given ``ops``, one of those."""
+    allowed: tuple[Op, ...] = ("mul", "div") if negative else ("add", "sub", "mul", "div")
+    if ops is not None:
+        allowed = tuple(op for op in allowed if op in ops)
+    op: Op = rng.choice(allowed)
     if op in ("add", "sub"):
         return Step(op, rng.randint(1, 12))
     operand = rng.randint(2, 4)
@@ -157,20 +166,31 @@ def _start(rng: random.Random, even: Step, odd: Step) -> int:
     return start
 
 
-def draw_rule(level: int, rng: random.Random) -> MathRule:
-    """A rule of ``level`` whose first ``SEQUENCE_LENGTH`` values, and those from the held-out start, are valid;
-    raises ``RuntimeError`` when none is found in ``MAX_DRAWS`` tries."""
+def draw_rule(level: int, rng: random.Random, secret_set: str | None = None) -> MathRule:
+    """A rule of ``level`` (of the half ``secret_set``, see ``SETS``, when given) whose first ``SEQUENCE_LENGTH``
+    values, and those from the held-out start, are valid; raises ``RuntimeError`` when none is found in
+    ``MAX_DRAWS`` tries."""
     if level not in (1, 2, 3):
         raise ValueError(f"the math game has levels 1, 2 and 3, not {level}")
+    if secret_set is not None and secret_set not in SETS:
+        raise ValueError(f"secret_set must be one of {', '.join(SETS)}, not {secret_set!r}")
+    ops = SETS[secret_set] if secret_set is not None else None
     for _ in range(MAX_DRAWS):
-        even = _step(rng, negative=level == 2)
-        odd = even if level < 3 else _step(rng, negative=False)
+        even = _step(rng, negative=level == 2, ops=ops)
+        odd = even if level < 3 else _step(rng, negative=False, ops=ops)
         if level == 3 and odd == even:
             continue
         rule = MathRule(even=even, odd=odd, start=_start(rng, even, odd), spread_check=True)
         if rule.sequence() is not None and held_out(rule) is not None:
             return rule
     raise RuntimeError(f"no valid level-{level} rule in {MAX_DRAWS} draws")
+
+
+def rule_set(rule: MathRule) -> str | None:
+    """The half of the rules (``SETS``) ``rule`` is in; ``None`` when its two steps come from different halves
+    (an L3 rule drawn without a set may be in neither)."""
+    found = [name for name, ops in SETS.items() if rule.even.op in ops and rule.odd.op in ops]
+    return found[0] if found else None
 
 
 def held_out(rule: MathRule) -> list[tuple[int, int, int]] | None:

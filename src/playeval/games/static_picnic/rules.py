@@ -6,6 +6,10 @@ of its level and, from the match's seed, the order in which its items are shown:
 that may come and one that may not. Up to five items of each kind are kept apart for the rule-application check
 (balanced yes and no). The flow is the shared ``playeval.guess_rule.GuessRuleGame``.
 
+``--secret-set set1|set2`` draws only rules of one half of the categories (``data/sets.json``: no category, so no
+rule, is in both; a rule whose categories straddle the halves is in neither); without it every rule may be drawn,
+as before. The player seat has a ``random`` and a ``naive`` baseline (``guess_rule.baselines``).
+
 The ``judge`` may be a panel (``--role judge=A,B,C``): the majority of its members' verdicts rules, a tie goes to
 their mean probability of accepting when every member recorded one, else the guess is refused
 (``guess_rule.base``, ``core.judge_panel``).
@@ -17,6 +21,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
+from playeval.core.baselines import BaselineInfo
 from playeval.core.errors import ConfigError
 from playeval.core.game import JudgeCase
 from playeval.core.info import GameOption, LevelInfo, Presentation, Scalar, SeatInfo, panel_role
@@ -24,8 +29,8 @@ from playeval.core.match import MatchSpec
 from playeval.games.static_picnic import prompts
 from playeval.games.static_picnic.calibration import judge_cases, written_cases
 from playeval.games.static_picnic.data import load_items, rules_of_level
-from playeval.guess_rule import JUDGE, PLAYER, GuessRuleGame, ListedRound, ListedRuleGame
-from playeval.guess_rule.baselines import StatementJudge, StatementSolver
+from playeval.guess_rule import JUDGE, PLAYER, SECRET_SETS, GuessRuleGame, ListedRound, ListedRuleGame
+from playeval.guess_rule.baselines import StatementJudge, StatementSolver, rule_baselines
 
 HELD_OUT_PER_SIDE = 5
 MAX_UNITS = 40
@@ -43,6 +48,10 @@ class StaticPicnic(ListedRuleGame):
         LevelInfo(level=3, description="items in all of three categories (a kind and two descriptions)"),
     )
     options: ClassVar[tuple[GameOption, ...]] = GuessRuleGame.turn_options(2, MAX_UNITS)
+    secret_sets: ClassVar[tuple[str, ...]] = SECRET_SETS
+    split_sets: ClassVar[tuple[str, str] | None] = SECRET_SETS
+    baselines: ClassVar[tuple[BaselineInfo, ...]] = rule_baselines(
+        "guesses 'things like <the first item that may come>' once; answers 'yes' for every item of the check")
     presentation: ClassVar[Presentation] = Presentation(
         name="Static Picnic", tagline="Work out which items may come to the picnic.",
         pitch=("A secret rule decides which items may come to the picnic. Each turn shows some that may and some "
@@ -58,10 +67,12 @@ class StaticPicnic(ListedRuleGame):
     def new_spec(self, level: int, seed: int, rng: random.Random, *, inputs: Mapping[str, str] | None = None,
                  secret_set: str | None = None, options: Mapping[str, Scalar] | None = None) -> MatchSpec:
         known = [info.level for info in self.levels]
-        rules = rules_of_level(level) if level in known else ()
-        if not rules:
+        if level not in known:
             raise ConfigError(f"static_picnic has levels {', '.join(map(str, known))}, not {level}")
         params = self.turn_params(inputs, secret_set, options)
+        rules = rules_of_level(level, secret_set)
+        if not rules:
+            raise ConfigError(f"static_picnic has no rule of level {level} in {secret_set!r}")
         variant = rng.randrange(len(prompts.PLAYER_VARIANTS))
         rule = rng.choice(rules)
         positives = list(rule.positives)
