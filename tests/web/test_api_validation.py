@@ -39,7 +39,7 @@ BAD_STARTS: list[tuple[Any, int, str]] = [
     ({"game": "akinator", "seats": {"guesser": "judge"}}, 422, "unknown model 'judge'"),
     ({"game": "bluffing", "seat": "questioner", "seats": {"bluffer": "person"}}, 422,
      "the bluffer provides statement before the match starts"),
-    ({"game": "taboo", "options": {"rounds": 3}}, 422, "unknown option(s) for taboo: rounds; known: none"),
+    ({"game": "taboo", "options": {"rounds": 3}}, 422, "unknown option(s) for taboo: rounds; known: scoring"),
     ({"game": "dynamic_picnic", "options": {"bank": "/etc/passwd"}}, 422,
      "dynamic_picnic: the option bank can only be set on the command line"),
     ({"game": "taboo", "seat": "judge"}, 422, "taboo has the seats guesser, clue_giver for a person, not 'judge'"),

@@ -73,7 +73,8 @@ async def test_models_and_games_are_listed(tmp_path: Path) -> None:
     assert [seat["seat"] for seat in games["taboo"]["seats"]] == ["guesser", "clue_giver"]
     assert [(seat["evaluated"], seat["person"]) for seat in games["taboo"]["seats"]] == [(True, True), (False, True)]
     assert [role["role"] for role in games["akinator"]["roles"]] == ["judge"]
-    assert games["taboo"]["roles"] == [] and games["taboo"]["options"] == []
+    assert games["taboo"]["roles"] == [] and [option["name"] for option in games["taboo"]["options"]] == ["scoring"]
+    assert games["taboo"]["options"][0]["choices"] == ["paper", "guess"]
     assert [level["level"] for level in games["akinator"]["levels"]] == [1, 2, 3]
 
 

@@ -1,9 +1,12 @@
 """Reading Taboo replies, and the GBNF grammars (llama.cpp) that shape them.
 
 A clue is one line of at most ``MAX_CLUE_CHARS`` characters; quotes, asterisks and a leading label
-(``Clue:``, ``Hint 2:``) are stripped. The guesser's reply is free text; it guesses when the line
+(``Clue:``, ``Hint 2:``, ``Round 2 of 5:``) are stripped. The guesser's reply is free text; it guesses when the line
 ``My guess of the word is: X`` appears anywhere in it, in any case. The guessed word is the rest of that
 line, cut at the end of the first sentence and stripped of punctuation, quotes and asterisks.
+
+Text copied from the game's own instructions is no move (``copied``): a clue that repeats them, and a guess that
+names a run of their words ("The game starts now"), are refused with the reason and re-asked.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ import re
 
 from playeval.core.errors import FormatError, RuleViolation
 from playeval.core.normalize import normalize_name
+from playeval.games.taboo.copied import copied_instructions, guess_copies_instructions
 from playeval.games.taboo.words import find_word
 
 MAX_CLUE_CHARS = 140
@@ -27,8 +31,8 @@ _MARKUP = re.compile(r"[*_`]")
 _SENTENCE_END = re.compile(r"[.!?;,(\[]\s|[.!?;,(\[]$| [-\u2013\u2014] ")
 _EDGE_PUNCTUATION = re.compile(r"^[\W_]+|[\W_]+$")
 _QUOTES = "\"'\u201c\u201d\u2018\u2019"
-_CLUE_LABEL = re.compile(r"^(?:clue[\s-]*giver|my\s+clue|clue|hint|message|question|round)\s*\d*\s*[:.)\-]\s*",
-                         re.IGNORECASE)
+_CLUE_LABEL = re.compile(r"^(?:clue[\s-]*giver|my\s+clue|clue|hint|message|question|round)\s*\d*(?:\s+of\s+\d+)?\s*"
+                         r"[:.)\-]\s*", re.IGNORECASE)
 _SPACES = re.compile(r"\s+")
 # Two guesses in one: "cat or dog", "cat and dog", "cat/dog", "cat,dog" (", " ends the guess at "cat", as the end
 # of its sentence, unless "or" follows). No secret has " or ", " and ", "&", a slash, a bar or a comma.
@@ -108,6 +112,21 @@ def clean_clue(text: str) -> str:
     if not clue:
         raise FormatError("the clue was empty.")
     return clue
+
+
+def refuse_copied_clue(clue: str) -> None:
+    """``FormatError`` when a clue repeats the game's instructions instead of giving a clue."""
+    copied = copied_instructions(clue)
+    if copied is not None:
+        raise FormatError(f"the message repeats the game's instructions ({copied!r}) instead of giving a clue; "
+                          "write your own clue or question that leads to the word.")
+
+
+def refuse_copied_guess(guess: str | None) -> None:
+    """``FormatError`` when a guess names words of the game's instructions ("The game starts now"), not a word."""
+    if guess is not None and guess_copies_instructions(guess):
+        raise FormatError(f"{guess!r} is text from the game's messages, not a guess; name the word you think of: "
+                          "'My guess of the word is: <word>'.")
 
 
 def check_clue(clue: str, secret: str) -> None:

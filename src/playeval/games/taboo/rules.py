@@ -5,7 +5,12 @@ a form of it). The guesser (the evaluated seat) answers each clue and must not w
 at any time with ``My guess of the word is: X``. A guess ends the game: right, the guesser wins; wrong, the
 clue-giver wins. If the guesser writes the word without guessing, it is asked for one guess, which decides
 the game. Five rounds without the word are a win for the guesser. Levels pick the word list: animals,
-places, food.
+places, food; ``--secret-set`` picks another list, or one of two disjoint halves of the level's list (``set1``,
+``set2``, the game's ``split_sets``).
+
+That is GameArena's rule, the default. ``--option scoring=guess`` (``scoring``) keeps the play and changes only
+who wins: the guesser wins by a right guess alone, and writing the word, a wrong guess or five rounds without a
+guess lose (no last guess is offered after writing it). The guesser's system prompt states the rule in force.
 """
 
 from __future__ import annotations
@@ -16,15 +21,35 @@ from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from playeval.core.ask import Ask, OutputConstraint
+from playeval.core.baselines import NAIVE, PASSIVE, RANDOM, BaselineInfo
 from playeval.core.errors import ConfigError, FormatError, RuleViolation
 from playeval.core.game import GameBase, RetroOutput, RetroPoint, RetroScore
-from playeval.core.info import Disclosure, LevelInfo, MetricSpec, PlotKind, Presentation, Scalar, SeatInfo
+from playeval.core.info import (
+    Disclosure,
+    GameOption,
+    LevelInfo,
+    MetricSpec,
+    PlotKind,
+    Presentation,
+    Scalar,
+    SeatInfo,
+)
 from playeval.core.match import Action, MatchSpec, Outcome
 from playeval.core.messages import Message, assistant, system, user
 from playeval.core.rng import derive_seed
 from playeval.games.taboo import parsing, prompts
+from playeval.games.taboo.baseline_players import TabooBaseline
 from playeval.games.taboo.baselines import ScriptedClueGiver, ScriptedGuesser
-from playeval.games.taboo.data import CATEGORIES, load_words
+from playeval.games.taboo.data import (
+    CATEGORIES,
+    LEVEL_CATEGORIES,
+    SPLIT_SETS,
+    category_of,
+    load_words,
+    split_words,
+    word_pool,
+)
+from playeval.games.taboo.scoring import PAPER, SCORING, SCORINGS, guess_only
 from playeval.games.taboo.words import same_word, says_word
 from playeval.metrics.retro import candidate_metrics, score_candidates
 
@@ -32,7 +57,6 @@ GUESSER = "guesser"
 CLUE_GIVER = "clue_giver"
 
 LIMIT = 5
-LEVEL_CATEGORIES: dict[int, str] = {1: "animals", 2: "places", 3: "food"}
 
 
 @dataclass(frozen=True)
@@ -71,13 +95,8 @@ class TabooState:
     @property
     def awaiting_final_guess(self) -> bool:
         last = self.turns[-1] if self.turns else None
-        return last is not None and last.said and last.guess is None and self.final_reply is None
-
-
-def category_of(spec: MatchSpec) -> str:
-    """The word list a match draws from: its ``secret_set``, else its level's list."""
-    named = spec.params.get("secret_set")
-    return str(named) if named else LEVEL_CATEGORIES.get(spec.level, CATEGORIES[0])
+        return (last is not None and last.said and last.guess is None and self.final_reply is None
+                and not guess_only(self.spec))
 
 
 class Taboo(GameBase):
@@ -96,12 +115,30 @@ class Taboo(GameBase):
         LevelInfo(level=2, description="the word is a place: a country, a city or a kind of place; same rounds"),
         LevelInfo(level=3, description="the word is a food or drink; same rounds"),
     )
-    secret_sets: ClassVar[tuple[str, ...]] = CATEGORIES
+    options: ClassVar[tuple[GameOption, ...]] = (
+        GameOption(name=SCORING, default=PAPER, choices=SCORINGS,
+                   description=("who wins: paper (GameArena's rule: the model wins with a right guess or by not "
+                                "writing the word for five rounds, so a model that does nothing wins) or guess "
+                                "(the model wins only with a right guess; writing the word, a wrong guess or no "
+                                "guess in five rounds lose)")),
+    )
+    secret_sets: ClassVar[tuple[str, ...]] = (*CATEGORIES, *SPLIT_SETS)
+    split_sets: ClassVar[tuple[str, str] | None] = SPLIT_SETS
+    baselines: ClassVar[tuple[BaselineInfo, ...]] = (
+        BaselineInfo(name=RANDOM, description=("answers each clue with a random sentence, often naming a random "
+                                               "word of the list, and at one clue in five guesses a random word "
+                                               "of the list")),
+        BaselineInfo(name=PASSIVE, description=("answers every clue with a neutral sentence and never says or "
+                                                "guesses a word: under the paper's rule it wins every match, the "
+                                                "rate of doing nothing")),
+        BaselineInfo(name=NAIVE, description="repeats one fixed sentence every round and never guesses"),
+    )
     presentation: ClassVar[Presentation] = Presentation(
         name="Taboo",
         tagline="You hold the word; the model must not say it.",
         pitch=("You get a secret word and five short messages to lead the model into a wrong guess. It wins "
-               "by naming the word correctly or by getting through five rounds without writing it."),
+               "by naming the word correctly or by getting through five rounds without writing it (with the "
+               "option scoring=guess, only by naming it)."),
         how=("The word appears once the game starts.",
              (f"Each message is at most {parsing.MAX_CLUE_CHARS} characters and must not contain the word or "
               "any form of it."),
@@ -114,23 +151,36 @@ class Taboo(GameBase):
 
     def new_spec(self, level: int, seed: int, rng: random.Random, *, inputs: Mapping[str, str] | None = None,
                  secret_set: str | None = None, options: Mapping[str, Scalar] | None = None) -> MatchSpec:
-        """Draw the prompt variants, then the word from the level's list or ``secret_set`` (a person holding
-        the clue-giver's seat is shown it)."""
+        """Draw the prompt variants, then the word from the level's list, the list ``secret_set`` names or the
+        half of the level's list it names (a person holding the clue-giver's seat is shown it). The draws do not
+        depend on the ``scoring`` option, so a seed sets the same word under either rule; only ``guess`` is
+        recorded in the params (``scoring``: the paper's rule is their absence, as before the option)."""
         if inputs:
             raise ConfigError(f"taboo takes no inputs (the word is drawn), got: {', '.join(sorted(inputs))}")
-        if options:
-            raise ConfigError(f"taboo takes no options, got: {', '.join(sorted(options))}")
+        chosen = dict(options or {})
+        scoring = str(chosen.pop(SCORING, PAPER))
+        if chosen:
+            raise ConfigError(f"taboo's only option is {SCORING}, got: {', '.join(sorted(chosen))}")
+        if scoring not in SCORINGS:
+            raise ConfigError(f"option {SCORING} must be one of: {', '.join(SCORINGS)}")
         self._check_level(level)
-        if secret_set is not None and secret_set not in CATEGORIES:
-            raise ConfigError(f"unknown taboo word list {secret_set!r}; known: {', '.join(CATEGORIES)}")
-        category = secret_set or LEVEL_CATEGORIES[level]
+        if secret_set is not None and secret_set not in self.secret_sets:
+            raise ConfigError(f"unknown taboo word list {secret_set!r}; known: {', '.join(self.secret_sets)}")
+        if secret_set in SPLIT_SETS:
+            named, words = secret_set, split_words(LEVEL_CATEGORIES[level], secret_set)
+        else:
+            named = secret_set or LEVEL_CATEGORIES[level]
+            words = load_words(named)
         variants = {
             GUESSER: rng.randrange(len(prompts.GUESSER_VARIANTS)),
             CLUE_GIVER: rng.randrange(len(prompts.CLUE_GIVER_VARIANTS)),
         }
-        secret = rng.choice(load_words(category))
+        secret = rng.choice(words)
+        params: dict[str, Scalar] = {"secret_set": named}
+        if scoring != PAPER:
+            params[SCORING] = scoring
         return MatchSpec(game=self.id, level=level, seed=seed, setup={"secret": secret}, variants=variants,
-                         params={"secret_set": category})
+                         params=params)
 
     def disclosures(self, spec: MatchSpec, state: Any = None) -> Sequence[Disclosure]:
         word = spec.hidden("secret") or ""
@@ -162,9 +212,10 @@ class Taboo(GameBase):
         return self._clue_ask(state)
 
     def _answer_ask(self, state: TabooState, pending: Round) -> Ask:
+        instructions = prompts.GUESS_SCORING_INSTRUCTIONS if guess_only(state.spec) else prompts.GUESSER_INSTRUCTIONS
         return Ask(seat=GUESSER, kind="answer", messages=guesser_messages(state.spec, state.turns),
                    display=f"Round {pending.number} of {LIMIT}. Their message: {pending.clue}",
-                   instructions=prompts.GUESSER_INSTRUCTIONS,
+                   instructions=instructions,
                    constraint=OutputConstraint(grammar=parsing.ANSWER_GRAMMAR), max_tokens=96,
                    max_chars=parsing.MAX_REPLY_CHARS, one_line=True)
 
@@ -179,9 +230,10 @@ class Taboo(GameBase):
     def _clue_ask(self, state: TabooState) -> Ask:
         number = len(state.turns) + 1
         last = state.turns[-1].reply if state.turns else None
-        heard = f"\nTheir last reply: {last}" if last else ""
+        heard = prompts.CLUE_HEARD.format(reply=last) if last else ""
+        display = prompts.CLUE_DISPLAY.format(word=state.secret, number=number, limit=LIMIT) + heard
         return Ask(seat=CLUE_GIVER, kind="clue", messages=clue_giver_messages(state.spec, state.turns),
-                   display=f"Your word: {state.secret}. Round {number} of {LIMIT}.{heard}",
+                   display=display,
                    instructions=prompts.CLUE_INSTRUCTIONS.format(chars=parsing.MAX_CLUE_CHARS, word=state.secret),
                    constraint=OutputConstraint(grammar=parsing.CLUE_GRAMMAR), max_tokens=60,
                    max_chars=parsing.MAX_CLUE_CHARS, one_line=True)
@@ -192,9 +244,11 @@ class Taboo(GameBase):
         if ask.seat == CLUE_GIVER:
             clue = parsing.clean_clue(text)
             parsing.check_clue(clue, state.secret)
+            parsing.refuse_copied_clue(clue)
             return Action(seat=CLUE_GIVER, kind="clue", text=clue)
         reply = parsing.parse_reply(text)
         guess = parsing.find_guess(reply)
+        parsing.refuse_copied_guess(guess)
         if ask.kind == "final_guess" and guess is None:
             raise FormatError("you wrote the secret word, so this reply must be your one guess: "
                               "'My guess of the word is: <word>'.")
@@ -243,11 +297,18 @@ class Taboo(GameBase):
         if last is not None and last.guess is not None:
             return _guess_outcome(state, last.guess, rounds, f"guessed {last.guess!r} in round {last.number}")
         if last is not None and last.said:
+            if guess_only(state.spec):
+                return Outcome(status="finished", winners=(CLUE_GIVER,), rounds=rounds,
+                               reason=f"said the word in round {last.number} (scoring=guess: only a right guess "
+                                      "wins)")
             if state.final_guess is None:
                 return None
             return _guess_outcome(state, state.final_guess, rounds,
                                   f"said the word in round {last.number}, then guessed {state.final_guess!r}")
         if rounds >= LIMIT and state.pending is None:
+            if guess_only(state.spec):
+                return Outcome(status="finished", winners=(CLUE_GIVER,), rounds=rounds,
+                               reason=f"did not guess the word in {LIMIT} rounds (scoring=guess)")
             return Outcome(status="finished", winners=(GUESSER,), rounds=rounds,
                            reason=f"did not say the word in {LIMIT} rounds")
         return None
@@ -278,7 +339,17 @@ class Taboo(GameBase):
         if seat != GUESSER:
             raise ConfigError(f"taboo has no seat {seat!r}")
         rng = random.Random(derive_seed(spec.seed, "scripted guesser"))  # independent of the draw of the secret
-        return ScriptedGuesser(rng.choice(load_words(category)))
+        pool = word_pool(spec)
+        return ScriptedGuesser(rng.choice(pool), pool, guess_only=guess_only(spec))
+
+    def baseline_player(self, name: str, party: str, spec: MatchSpec) -> TabooBaseline:
+        """The guesser's baseline ``name`` (``random``, ``passive``, ``naive``: ``baseline_players``), made from the
+        spec without its setup, so it cannot read the word."""
+        if name not in {info.name for info in self.baselines}:
+            raise ConfigError(f"taboo has no baseline player {name!r}")
+        if party != GUESSER:
+            raise ConfigError(f"taboo's baselines play the guesser, not {party!r}")
+        return TabooBaseline(name, spec.model_copy(update={"setup": {}}))
 
     def transcript(self, state: TabooState) -> Sequence[tuple[str, str]]:
         lines: list[tuple[str, str]] = []
@@ -294,7 +365,8 @@ class Taboo(GameBase):
 def guesser_messages(spec: MatchSpec, turns: Sequence[Round]) -> tuple[Message, ...]:
     """The guesser's conversation: its system prompt, then each clue and its reply as said."""
     messages: list[Message] = [
-        system(prompts.guesser_system(spec.variants.get(GUESSER, 0), LIMIT, parsing.MAX_CLUE_CHARS))]
+        system(prompts.guesser_system(spec.variants.get(GUESSER, 0), LIMIT, parsing.MAX_CLUE_CHARS,
+                                      guess_only=guess_only(spec)))]
     for turn in turns:
         messages.append(user(prompts.ROUND_MESSAGE.format(number=turn.number, limit=LIMIT, clue=turn.clue)))
         if turn.reply is not None:
