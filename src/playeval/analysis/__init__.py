@@ -2,8 +2,9 @@
 
 Outcome metrics per evaluated seat (``seat_rows``, ``match_rows``) grouped per game, model and team
 (``summarize``), the retrospective analysis (``RetroRunner``), procedural metrics (``procedural`` pure
-functions, ``summarize_procedural`` per run), the capability profile, and ranking statistics (``ranking`` pure
-functions, ``compare`` against other rankings), and what decided a run's judge verdicts (``verdict_sources``).
+functions, ``summarize_procedural`` per run), the capability profile, and ranking statistics (``ranking`` and
+``tied_rankings`` pure functions, ``compare`` against other rankings), and what
+decided a run's judge verdicts (``verdict_sources``).
 """
 
 from playeval.analysis.agreement import Agreement, agreement, cohen_kappa, fleiss_kappa
@@ -38,7 +39,18 @@ from playeval.analysis.judges import (
 from playeval.analysis.load import match_rows, seat_rows
 from playeval.analysis.outcomes import MatchRow, ModelResult, overall_win_rates, summarize
 from playeval.analysis.profile import Profile, SkillStanding, capability_profiles, skills
-from playeval.analysis.ranking import KendallResult, kendall_tau, ranking_from_scores, rbo, rbo_permutation_test
+from playeval.analysis.ranking import (
+    KendallResult,
+    TauTest,
+    fewest_matches,
+    fewest_models,
+    inversion_counts,
+    kendall_tau,
+    kendall_tau_test,
+    ranking_from_scores,
+    rbo,
+    rbo_permutation_test,
+)
 from playeval.analysis.ratings import OrderCheck, RatedModel, TeamRule, elo_intervals, order_check, team_elo
 from playeval.analysis.retro import RetroPlan, RetroRunner, RetroSummary, RetroTask
 from playeval.analysis.retro_metrics import (
@@ -50,6 +62,7 @@ from playeval.analysis.retro_metrics import (
     score_retro,
     summarize_procedural,
 )
+from playeval.analysis.tied_rankings import Ranking, opposed_pairs, ranking_tau_test, tied_tau_test
 from playeval.analysis.verdict_sources import VerdictSources, run_verdict_sources, verdict_lines
 from playeval.core.info import MetricSpec
 from playeval.metrics.procedural import (
@@ -79,6 +92,7 @@ __all__ = [
     "OrderCheck",
     "ProceduralSummary",
     "Profile",
+    "Ranking",
     "RatedModel",
     "RetroPlan",
     "RetroRunner",
@@ -87,6 +101,7 @@ __all__ = [
     "RunRanking",
     "ScaleFit",
     "SkillStanding",
+    "TauTest",
     "TeamRule",
     "VerdictSources",
     "agreement",
@@ -101,23 +116,29 @@ __all__ = [
     "cross_validate",
     "disparity_ratio",
     "elo_intervals",
+    "fewest_matches",
+    "fewest_models",
     "fit_calibration",
     "fit_scale",
     "fit_threshold",
     "fleiss_kappa",
+    "inversion_counts",
     "judge_rates",
     "judge_report",
     "judge_verdicts",
     "judgement_level",
     "kendall_tau",
+    "kendall_tau_test",
     "load_rankings",
     "match_retros",
     "match_rows",
     "metric_specs",
+    "opposed_pairs",
     "order_check",
     "overall_win_rates",
     "panel_rows",
     "ranking_from_scores",
+    "ranking_tau_test",
     "rbo",
     "rbo_permutation_test",
     "recall_by_round",
@@ -131,5 +152,6 @@ __all__ = [
     "summarize",
     "summarize_procedural",
     "team_elo",
+    "tied_tau_test",
     "verdict_lines",
 ]
