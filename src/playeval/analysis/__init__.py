@@ -8,7 +8,15 @@ decided a run's judge verdicts (``verdict_sources``).
 """
 
 from playeval.analysis.agreement import Agreement, agreement, cohen_kappa, fleiss_kappa
-from playeval.analysis.compare import Comparison, RunRanking, compare, load_rankings, run_rankings
+from playeval.analysis.compare import (
+    Comparison,
+    Comparisons,
+    Refusal,
+    RunRanking,
+    compare,
+    load_rankings,
+    run_rankings,
+)
 from playeval.analysis.judge_calibration import (
     CaseVerdict,
     JudgeReport,
@@ -37,7 +45,7 @@ from playeval.analysis.judges import (
     score_judge,
 )
 from playeval.analysis.load import match_rows, seat_rows
-from playeval.analysis.outcomes import MatchRow, ModelResult, overall_win_rates, summarize
+from playeval.analysis.outcomes import MatchRow, ModelResult, overall_win_rates, scored_matches, summarize
 from playeval.analysis.profile import Profile, SkillStanding, capability_profiles, skills
 from playeval.analysis.ranking import (
     KendallResult,
@@ -78,6 +86,7 @@ __all__ = [
     "Agreement",
     "CaseVerdict",
     "Comparison",
+    "Comparisons",
     "CrossValidation",
     "JudgeCaseError",
     "JudgeRates",
@@ -94,6 +103,7 @@ __all__ = [
     "Profile",
     "Ranking",
     "RatedModel",
+    "Refusal",
     "RetroPlan",
     "RetroRunner",
     "RetroSummary",
@@ -147,6 +157,7 @@ __all__ = [
     "run_verdict_sources",
     "score_judge",
     "score_retro",
+    "scored_matches",
     "seat_rows",
     "skills",
     "summarize",
