@@ -3,7 +3,7 @@
 Outcome metrics per evaluated seat (``seat_rows``, ``match_rows``) grouped per game, model and team
 (``summarize``), the retrospective analysis (``RetroRunner``), procedural metrics (``procedural`` pure
 functions, ``summarize_procedural`` per run), the capability profile, and ranking statistics (``ranking`` and
-``tied_rankings`` pure functions, ``compare`` against other rankings), and what
+``tied_rankings`` pure functions, ``compare`` against other rankings, ``stability`` between two runs), and what
 decided a run's judge verdicts (``verdict_sources``).
 """
 
@@ -70,6 +70,13 @@ from playeval.analysis.retro_metrics import (
     score_retro,
     summarize_procedural,
 )
+from playeval.analysis.stability import (
+    ScopeStability,
+    Stability,
+    format_stability,
+    stability,
+    win_rate_rankings,
+)
 from playeval.analysis.tied_rankings import Ranking, opposed_pairs, ranking_tau_test, tied_tau_test
 from playeval.analysis.verdict_sources import VerdictSources, run_verdict_sources, verdict_lines
 from playeval.core.info import MetricSpec
@@ -110,7 +117,9 @@ __all__ = [
     "RetroTask",
     "RunRanking",
     "ScaleFit",
+    "ScopeStability",
     "SkillStanding",
+    "Stability",
     "TauTest",
     "TeamRule",
     "VerdictSources",
@@ -132,6 +141,7 @@ __all__ = [
     "fit_scale",
     "fit_threshold",
     "fleiss_kappa",
+    "format_stability",
     "inversion_counts",
     "judge_rates",
     "judge_report",
@@ -160,9 +170,11 @@ __all__ = [
     "scored_matches",
     "seat_rows",
     "skills",
+    "stability",
     "summarize",
     "summarize_procedural",
     "team_elo",
     "tied_tau_test",
     "verdict_lines",
+    "win_rate_rankings",
 ]
