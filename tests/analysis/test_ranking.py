@@ -6,11 +6,22 @@ import math
 import random
 from collections.abc import Callable, Sequence
 from decimal import ROUND_HALF_UP, Decimal
-from itertools import permutations
+from itertools import combinations, permutations
 
 import pytest
 
-from playeval.analysis.ranking import KendallResult, kendall_tau, ranking_from_scores, rbo, rbo_permutation_test
+from playeval.analysis.ranking import (
+    EXACT_TAU_MAX_ITEMS,
+    KendallResult,
+    fewest_matches,
+    fewest_models,
+    inversion_counts,
+    kendall_tau,
+    kendall_tau_test,
+    ranking_from_scores,
+    rbo,
+    rbo_permutation_test,
+)
 
 # Table 6 (Appendix C): each source's rank of the five models. Rows with missing ranks (Auto Arena, AgentBench)
 # are left out; LiveBench Language is not used by Tables 4 and 8.
@@ -310,3 +321,75 @@ def test_ranking_from_scores() -> None:
         "Chatbot Arena")
     with pytest.raises(ValueError):
         ranking_from_scores({"a": math.nan, "b": 1.0})
+
+
+def _brute_force_p(a: Sequence[str], b: Sequence[str]) -> float:
+    """The exact one-sided p-value by listing every ordering: the share with tau at least the observed one."""
+    observed = kendall_tau(a, b).tau
+    null = [kendall_tau(a, list(perm)).tau for perm in permutations(a)]
+    return sum(1 for value in null if value >= observed - 1e-12) / len(null)
+
+
+def test_inversion_counts_are_what_enumerating_every_ordering_gives() -> None:
+    for n in range(1, 8):
+        counted = [0] * (n * (n - 1) // 2 + 1)
+        for perm in permutations(range(n)):
+            counted[sum(1 for i, j in combinations(range(n), 2) if perm[i] > perm[j])] += 1
+        assert inversion_counts(n) == counted
+    assert sum(inversion_counts(12)) == math.factorial(12)
+
+
+def test_three_models_in_the_same_order_are_not_significant() -> None:
+    # The reported case: tau = 1 over three models. The paper's variance gives p = 0.04; exactly one of the
+    # 3! = 6 orderings reaches tau = 1, so the exact p is 1/6.
+    a = ["local/qwen2.5-coder-1.5b", "local/gemma-3-270m", "local/smollm2-135m"]
+    assert kendall_tau(a, a).p == pytest.approx(0.0416, abs=1e-4)  # z = sqrt(3)
+    test = kendall_tau_test(a, a)
+    assert (test.tau, test.method, test.n) == (1.0, "exact", 3)
+    assert test.p == pytest.approx(1 / 6) and test.p == test.smallest_p
+    assert test.p > 0.05
+
+
+@pytest.mark.parametrize(("game", "bench"), [("Akinator-Outcome", "Chatbot Arena"),
+                                             ("Akinator-Outcome", "LiveBench Reasoning"),
+                                             ("Akinator-Retro", "GPQA"), ("Taboo-Outcome", "Chatbot Arena"),
+                                             ("Bluffing-Outcome", "Bluffing-Retro")])
+def test_exact_tau_test_against_every_ordering(game: str, bench: str) -> None:
+    a, b = order(game), order(bench)
+    test = kendall_tau_test(a, b)
+    assert test.method == "exact" and test.tau == kendall_tau(a, b).tau
+    assert test.p == pytest.approx(_brute_force_p(a, b), abs=1e-12)
+    # Table 7's row at tau = 0.8 has p = 0.0057 from the paper's variance; exactly 5 of 120 orderings reach it.
+    if game == "Akinator-Retro":
+        assert test.p == pytest.approx(5 / 120)
+
+
+def test_the_normal_approximation_takes_over_for_many_items_and_agrees_with_the_exact_count() -> None:
+    n = EXACT_TAU_MAX_ITEMS + 1
+    items = list(range(n))
+    shuffled = items[:]
+    random.Random(4).shuffle(shuffled)
+    rng = random.Random(5)
+    near = items[:]
+    for _ in range(400):  # a ranking that mostly agrees: adjacent swaps
+        i = rng.randrange(n - 1)
+        near[i], near[i + 1] = near[i + 1], near[i]
+    for other in (shuffled, near, items):
+        test = kendall_tau_test(items, other)
+        assert test.method == "normal"
+        counts = inversion_counts(n)
+        exact = sum(counts[: test.discordant + 1]) / math.factorial(n)
+        assert test.p == pytest.approx(exact, abs=2e-3)
+    assert kendall_tau_test(items[:EXACT_TAU_MAX_ITEMS], items[:EXACT_TAU_MAX_ITEMS]).method == "exact"
+
+
+def test_floors_for_models_and_matches() -> None:
+    assert fewest_models() == 4  # 1/3! = 0.167, 1/4! = 0.042
+    assert fewest_models(0.01) == 5  # 1/5! = 0.0083
+    assert fewest_matches() == 4  # 1/C(6, 3) = 0.05 is not below 0.05; 1/C(8, 4) = 0.014 is
+    assert fewest_matches(0.01) == 5  # 1/70 = 0.014; 1/252 = 0.004
+    for bad in (0.0, 1.0, -0.5):
+        with pytest.raises(ValueError):
+            fewest_models(bad)
+        with pytest.raises(ValueError):
+            fewest_matches(bad)

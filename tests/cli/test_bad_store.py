@@ -92,6 +92,7 @@ def _arguments(name: str, stores: Stores, out: Path) -> list[str]:
         "serve": ["--models", "mock/yes", "--port", str(_free_port())],
         "analyze retro": [run_id, "--judge", "mock/yes"],
         "analyze compare": [run_id, "--rankings", str(rankings)],
+        "analyze stability": [run_id, run_id],
         "qa build": [run_id, "-o", str(out / "qa-built.jsonl")],
         "qa eval": [str(qa_file), "--models", "mock/yes"],
         "rule-bank build": [str(out / "bank.json")],

@@ -2,12 +2,21 @@
 
 Outcome metrics per evaluated seat (``seat_rows``, ``match_rows``) grouped per game, model and team
 (``summarize``), the retrospective analysis (``RetroRunner``), procedural metrics (``procedural`` pure
-functions, ``summarize_procedural`` per run), the capability profile, and ranking statistics (``ranking`` pure
-functions, ``compare`` against other rankings), and what decided a run's judge verdicts (``verdict_sources``).
+functions, ``summarize_procedural`` per run), the capability profile, and ranking statistics (``ranking`` and
+``tied_rankings`` pure functions, ``compare`` against other rankings, ``stability`` between two runs), and what
+decided a run's judge verdicts (``verdict_sources``).
 """
 
 from playeval.analysis.agreement import Agreement, agreement, cohen_kappa, fleiss_kappa
-from playeval.analysis.compare import Comparison, RunRanking, compare, load_rankings, run_rankings
+from playeval.analysis.compare import (
+    Comparison,
+    Comparisons,
+    Refusal,
+    RunRanking,
+    compare,
+    load_rankings,
+    run_rankings,
+)
 from playeval.analysis.judge_calibration import (
     CaseVerdict,
     JudgeReport,
@@ -36,9 +45,20 @@ from playeval.analysis.judges import (
     score_judge,
 )
 from playeval.analysis.load import match_rows, seat_rows
-from playeval.analysis.outcomes import MatchRow, ModelResult, overall_win_rates, summarize
+from playeval.analysis.outcomes import MatchRow, ModelResult, overall_win_rates, scored_matches, summarize
 from playeval.analysis.profile import Profile, SkillStanding, capability_profiles, skills
-from playeval.analysis.ranking import KendallResult, kendall_tau, ranking_from_scores, rbo, rbo_permutation_test
+from playeval.analysis.ranking import (
+    KendallResult,
+    TauTest,
+    fewest_matches,
+    fewest_models,
+    inversion_counts,
+    kendall_tau,
+    kendall_tau_test,
+    ranking_from_scores,
+    rbo,
+    rbo_permutation_test,
+)
 from playeval.analysis.ratings import OrderCheck, RatedModel, TeamRule, elo_intervals, order_check, team_elo
 from playeval.analysis.retro import RetroPlan, RetroRunner, RetroSummary, RetroTask
 from playeval.analysis.retro_metrics import (
@@ -50,6 +70,14 @@ from playeval.analysis.retro_metrics import (
     score_retro,
     summarize_procedural,
 )
+from playeval.analysis.stability import (
+    ScopeStability,
+    Stability,
+    format_stability,
+    stability,
+    win_rate_rankings,
+)
+from playeval.analysis.tied_rankings import Ranking, opposed_pairs, ranking_tau_test, tied_tau_test
 from playeval.analysis.verdict_sources import VerdictSources, run_verdict_sources, verdict_lines
 from playeval.core.info import MetricSpec
 from playeval.metrics.procedural import (
@@ -65,6 +93,7 @@ __all__ = [
     "Agreement",
     "CaseVerdict",
     "Comparison",
+    "Comparisons",
     "CrossValidation",
     "JudgeCaseError",
     "JudgeRates",
@@ -79,14 +108,19 @@ __all__ = [
     "OrderCheck",
     "ProceduralSummary",
     "Profile",
+    "Ranking",
     "RatedModel",
+    "Refusal",
     "RetroPlan",
     "RetroRunner",
     "RetroSummary",
     "RetroTask",
     "RunRanking",
     "ScaleFit",
+    "ScopeStability",
     "SkillStanding",
+    "Stability",
+    "TauTest",
     "TeamRule",
     "VerdictSources",
     "agreement",
@@ -101,23 +135,30 @@ __all__ = [
     "cross_validate",
     "disparity_ratio",
     "elo_intervals",
+    "fewest_matches",
+    "fewest_models",
     "fit_calibration",
     "fit_scale",
     "fit_threshold",
     "fleiss_kappa",
+    "format_stability",
+    "inversion_counts",
     "judge_rates",
     "judge_report",
     "judge_verdicts",
     "judgement_level",
     "kendall_tau",
+    "kendall_tau_test",
     "load_rankings",
     "match_retros",
     "match_rows",
     "metric_specs",
+    "opposed_pairs",
     "order_check",
     "overall_win_rates",
     "panel_rows",
     "ranking_from_scores",
+    "ranking_tau_test",
     "rbo",
     "rbo_permutation_test",
     "recall_by_round",
@@ -126,10 +167,14 @@ __all__ = [
     "run_verdict_sources",
     "score_judge",
     "score_retro",
+    "scored_matches",
     "seat_rows",
     "skills",
+    "stability",
     "summarize",
     "summarize_procedural",
     "team_elo",
+    "tied_tau_test",
     "verdict_lines",
+    "win_rate_rankings",
 ]

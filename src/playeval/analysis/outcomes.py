@@ -147,3 +147,14 @@ def overall_win_rates(results: Iterable[ModelResult]) -> dict[tuple[str, str], f
         wins[(result.game, result.model)] += result.wins
         scored[(result.game, result.model)] += result.scored
     return {key: _rate(wins[key], scored[key]) for key in wins}
+
+
+def scored_matches(rows: Iterable[MatchRow]) -> dict[tuple[str, str], int]:
+    """Per (game, model): the matches in which the model held at least one scored seat. A model holding several
+    seats of one table (Undercover) counts that table once, since its seats there are not independent trials; a
+    row without a match id (built by hand) counts on its own."""
+    seen: dict[tuple[str, str], set[str | int]] = defaultdict(set)
+    for index, row in enumerate(rows):
+        if row.won is not None:
+            seen[(row.game, row.model)].add(row.match_id or index)
+    return {key: len(matches) for key, matches in seen.items()}

@@ -3,7 +3,12 @@
 Every function takes two rankings of the same items, best first. They raise ``ValueError`` when the item sets
 differ, an item repeats, or there are fewer than two items.
 
-* :func:`kendall_tau`: Kendall's tau (Eq. 4) with the one-sided z-test of Appendix D.1;
+* :func:`kendall_tau`: Kendall's tau (Eq. 4) with the one-sided z-test of Appendix D.1, kept to reproduce the
+  paper's Table 7 (its variance makes small-n p-values far too small);
+* :func:`kendall_tau_test`: Kendall's tau with an exact one-sided test (a normal approximation beyond
+  ``EXACT_TAU_MAX_ITEMS`` items), the test to decide anything by;
+* :func:`fewest_models` and :func:`fewest_matches`: how many models, and matches per model, a ranking needs before
+  its agreement with another can be told from chance at all;
 * :func:`rbo`: rank-biased overlap, extrapolated (Webber et al. 2010) or truncated (the paper's Eq. 5);
 * :func:`rbo_permutation_test`: the permutation test of Appendix D.2;
 * :func:`ranking_from_scores`: a deterministic best-first order from scores.
@@ -17,6 +22,15 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 from typing import Literal
+
+ALPHA = 0.05
+"""The significance level the floors (:func:`fewest_models`, :func:`fewest_matches`) are computed for."""
+
+EXACT_TAU_MAX_ITEMS = 60
+"""Up to this many items :func:`kendall_tau_test` counts the exact null distribution (9 ms at 60); beyond it the
+normal approximation, whose error there is far below any p-value's rounding."""
+
+TauMethod = Literal["exact", "permutation", "normal"]
 
 _TIE_TOLERANCE = 1e-12
 """Null RBOs within this of the observed one count as ties (>=), so float rounding never splits a tie."""
@@ -56,7 +70,9 @@ def kendall_tau(a: Sequence[Hashable], b: Sequence[Hashable], *,
     it ignores the positive covariance between pairs sharing an item. ``variance="standard"`` uses the usual null
     variance ``2(2n + 5) / (9n(n - 1))`` (Kendall 1938), which is larger for every ``n > 2`` (for n = 5, 1/6
     instead of 1/10), so the paper's z-scores are inflated by ``sqrt((2n + 5)/9)`` (1.29 at n = 5) and its
-    p-values too small. With n = 5 the normal approximation is itself crude either way.
+    p-values too small. With n = 5 the normal approximation is itself crude either way: at n = 3 the paper's
+    form gives p = 0.04 for tau = 1, where only one of the 3! = 6 orderings reaches tau = 1 (exact p = 1/6).
+    Decide with :func:`kendall_tau_test`.
     """
     _check_rankings(a, b)
     n = len(a)
@@ -73,6 +89,96 @@ def kendall_tau(a: Sequence[Hashable], b: Sequence[Hashable], *,
     z = tau / math.sqrt(var)
     p = 0.5 * math.erfc(z / math.sqrt(2))
     return KendallResult(tau=tau, z=z, p=p, concordant=concordant, discordant=discordant, n=n)
+
+
+@dataclass(frozen=True)
+class TauTest:
+    """Kendall's tau between two rankings and its one-sided p-value against chance (H1: tau > 0)."""
+
+    tau: float
+    """Kendall's tau; with ties, tau-b (ties on either side count for neither order)."""
+    p: float
+    method: TauMethod
+    """``exact``: counted over all ``n!`` orderings; ``permutation``: estimated from seeded random orderings;
+    ``normal``: the normal approximation (large ``n``)."""
+    n: int
+    concordant: int
+    discordant: int
+    smallest_p: float
+    """The smallest p-value any ranking with the same ties could reach (``1/n!`` without ties): at or above the
+    significance level, no agreement of these items can be told from chance."""
+    tied: int = 0
+    """Pairs tied in either ranking."""
+
+
+def inversion_counts(n: int) -> list[int]:
+    """``counts[d]``: how many of the ``n!`` orderings of ``n`` items have exactly ``d`` discordant pairs with a
+    fixed ranking (the Mahonian numbers).
+
+    This is the exact null distribution of Kendall's tau, the same numbers an enumeration of every ordering
+    gives, built item by item: the ``k``-th item placed adds 0 to ``k - 1`` discordant pairs, one ordering each.
+    """
+    counts = [1]
+    for size in range(2, n + 1):
+        prefix = [0]
+        for count in counts:
+            prefix.append(prefix[-1] + count)
+        last = len(counts) - 1
+        counts = [prefix[min(d, last) + 1] - prefix[max(0, d - size + 1)] for d in range(len(counts) + size - 1)]
+    return counts
+
+
+def kendall_tau_test(a: Sequence[Hashable], b: Sequence[Hashable]) -> TauTest:
+    """Kendall's tau and its one-sided p-value: the chance that a uniformly random ordering of the items agrees
+    with ``a`` at least as well as ``b`` does.
+
+    Up to ``EXACT_TAU_MAX_ITEMS`` items the p-value is exact: the share of the ``n!`` orderings with at most as
+    many discordant pairs (:func:`inversion_counts`), so three models ranked identically give ``p = 1/6``, never
+    less. Beyond, the normal approximation with Kendall's null variance of ``S = concordant - discordant``,
+    ``n(n - 1)(2n + 5)/18``, and a continuity correction of 1 (``S`` moves in steps of 2).
+    """
+    k = kendall_tau(a, b)
+    n = k.n
+    if n <= EXACT_TAU_MAX_ITEMS:
+        counts = inversion_counts(n)
+        p = sum(counts[: k.discordant + 1]) / math.factorial(n)
+        return TauTest(k.tau, min(1.0, p), "exact", n, k.concordant, k.discordant, 1 / math.factorial(n))
+    s = k.concordant - k.discordant
+    z = (s - 1) / math.sqrt(n * (n - 1) * (2 * n + 5) / 18)
+    return TauTest(k.tau, 0.5 * math.erfc(z / math.sqrt(2)), "normal", n, k.concordant, k.discordant,
+                   1 / math.factorial(n))
+
+
+def fewest_models(alpha: float = ALPHA) -> int:
+    """The fewest items two rankings need before their agreement can be significant at ``alpha`` at all.
+
+    With ``k`` items the exact test's smallest p-value is ``1/k!`` (identical rankings): 1/6 for three models,
+    1/24 for four, so at 5% four models is the floor. Raises ``ValueError`` unless ``0 < alpha < 1``.
+    """
+    if not 0 < alpha < 1:
+        raise ValueError(f"alpha must be in (0, 1), got {alpha}")
+    k = 2
+    while 1 / math.factorial(k) >= alpha:
+        k += 1
+    return k
+
+
+def fewest_matches(alpha: float = ALPHA) -> int:
+    """The fewest scored matches per model below which a ranking by win rate cannot tell any two models apart.
+
+    With ``m`` matches each, the most different two models can look is one winning all ``m`` and the other none.
+    Fisher's exact test (one-sided) gives that table ``p = 1/C(2m, m)``: 1/20 = 0.05 at three matches, 1/70 at
+    four. Below the returned ``m`` even that result is not significant at ``alpha``, so every order the run gives
+    between two of its models is indistinguishable from chance, and comparing the ranking with another measures
+    nothing. It is a floor, not enough: at the floor only the most lopsided pairs are separated. Raises
+    ``ValueError`` unless ``0 < alpha < 1``.
+    """
+    if not 0 < alpha < 1:
+        raise ValueError(f"alpha must be in (0, 1), got {alpha}")
+    m = 1
+    while 1 / math.comb(2 * m, m) >= alpha:
+        m += 1
+    return m
 
 
 def _agreements(a: Sequence[Hashable], b: Sequence[Hashable]) -> list[float]:

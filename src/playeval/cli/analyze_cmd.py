@@ -5,11 +5,13 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import typer
 from rich import box
+from rich.markup import escape
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -29,6 +31,7 @@ from playeval.analysis import (
     match_rows,
     metric_specs,
     run_rankings,
+    scored_matches,
     summarize,
     summarize_procedural,
 )
@@ -45,12 +48,14 @@ from playeval.analysis.sides import (
     team_analysis,
     team_games,
 )
+from playeval.analysis.stability import format_stability, stability, win_rate_rankings
+from playeval.analysis.tied_rankings import PERMUTATIONS, Ranking
 from playeval.cli.console import db_option, fail, print_table, stderr, stdout
 from playeval.cli.judge_cmd import register_judge
 from playeval.cli.team_tables import TeamCommands
 from playeval.core.game import Game
 from playeval.core.info import TeamAnalysis
-from playeval.core.registry import default_registry
+from playeval.core.registry import GameRegistry, default_registry
 from playeval.engine import require_run
 from playeval.models import ModelHub
 from playeval.store import Store
@@ -161,31 +166,45 @@ def compare_cmd(
     seed: int = typer.Option(0, "--seed", help="Seed of the permutation test."),
     db: str | None = db_option(),
 ) -> None:
-    """Kendall's tau (with its test) and RBO (with a permutation test) between the run's and the file's rankings."""
+    """Kendall's tau (with its exact test) and RBO (with a permutation test) between the run's and the file's
+    rankings; a comparison that cannot be told from chance (too few models or matches) is refused, saying why."""
     theirs = load_rankings(rankings)
     registry = default_registry()
     with Store.open(db, write=False) as store:
         run_id = require_run(store, run_id)
-        results = summarize(match_rows(store, run_id, registry))
+        rows = match_rows(store, run_id, registry)
+        results = summarize(rows)
         summaries = summarize_procedural(match_retros(store, run_id, registry), registry)
         models = sorted({r.model for r in results})
-        ours = run_rankings(results, capability_profiles(summaries, models, registry), registry)
-    rows = compare({name: ranking.order for name, ranking in ours.items()}, theirs, p=p, permutations=permutations,
-                   seed=seed)
-    if not rows:
-        fail("no pair of rankings shares three or more models; are the model names the same in the file?")
+        ours = run_rankings(results, capability_profiles(summaries, models, registry), registry,
+                            matches=scored_matches(rows))
+    found = compare({name: ranking.ranking for name, ranking in ours.items()}, theirs,
+                    matches={name: ranking.matches for name, ranking in ours.items()}, p=p,
+                    permutations=permutations, seed=seed)
+    reasons = list(dict.fromkeys(refusal.reason for refusal in found.refused))
+    if not found.rows and reasons:
+        fail(f"no comparison can be told from chance: {escape('; '.join(reasons))}")
+    if not found.rows:
+        fail("no pair of rankings shares two or more models; are the model names the same in the file?")
     table = Table(title=f"run {run_id} vs {rankings.name}", box=box.SIMPLE_HEAD, padding=(0, 1))
-    for column in ("run ranking", "other ranking", "n", "ties", "tau", "z", "p (tau)", "RBO", "p (RBO)"):
-        table.add_column(column, justify="left" if "ranking" in column else "right")
-    for row in rows:
-        table.add_row(row.ours, row.theirs, str(len(row.models)), str(ours[row.ours].tied_pairs), f"{row.tau:.2f}",
-                      f"{row.z:.4f}", f"{row.p:.4f}", f"{row.rbo:.2f}", f"{row.rbo_p:.4f}")
+    for column in ("run ranking", "other ranking", "n", "matches", "ties", "tau", "p (tau)", "test", "RBO",
+                   "p (RBO)"):
+        table.add_column(column, justify="left" if "ranking" in column or column == "test" else "right")
+    for row in found.rows:
+        table.add_row(row.ours, row.theirs, str(len(row.models)), str(row.fewest_matches),
+                      str(ours[row.ours].tied_pairs), f"{row.tau:.2f}", f"{row.p:.4f}", row.method,
+                      f"{row.rbo:.2f}", f"{row.rbo_p:.4f}")
     console = stdout()
     print_table(console, table)
-    console.print("tau test: one-sided, Var(tau) = 2/(n(n-1)) as in GameArena Appendix D.1; RBO: extrapolated, "
-                  f"p = {p}; its p-value from {permutations} random orderings (seed {seed}). ties: pairs of models "
-                  "the run scored equally, ordered by name; a row with ties partly measures the names. Rankings "
-                  "in which every model ties are left out.")
+    console.print("tau test: one-sided (H1: the rankings agree); exact: the share of all n! orderings of the models "
+                  "agreeing at least as well (GameArena's Appendix D.1 variance gives p-values far too small at "
+                  "this n); normal: the normal approximation, for many models. RBO: extrapolated, "
+                  f"p = {p}; its p-value from {permutations} random orderings (seed {seed}). matches: the fewest "
+                  "scored matches of any compared model. ties: pairs of models the run scored equally; tau is tau-b "
+                  "then, and its test keeps the ties (permutation: from random pairings, for many models), while "
+                  "RBO takes tied models by name. Rankings in which every model ties are left out.")
+    for reason in reasons:
+        console.print(f"not compared: {reason}", markup=False)
 
 
 @analyze_app.command("rules")
@@ -372,7 +391,54 @@ def _kappa(value: float | None) -> str:
     return "n/a" if value is None else f"{value:+.2f}"
 
 
+RankingSource = Callable[[Store, GameRegistry, Sequence[str]], Mapping[str, Ranking]]
+"""What ``analyze stability`` ranks by: for a list of run ids, ``{scope: [model or [tied models], best first]}``."""
+
+
+def stability_command(source: RankingSource) -> Callable[..., None]:
+    """``analyze stability`` ranking each run with ``source`` (win rates today; ratings once they rank)."""
+
+    def stability_cmd(
+        run_a: str = typer.Argument(..., help="The first run (e.g. played on secret set 1)."),
+        run_b: str = typer.Argument(..., help="The second run of the same models (set 2, another seed...)."),
+        permutations: int = typer.Option(PERMUTATIONS, "--permutations", min=1,
+                                         help="Random pairings for the tau test where models tie and are too many "
+                                              "to count every pairing."),
+        seed: int = typer.Option(0, "--seed", help="Seed of those pairings."),
+        as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of the table."),
+        db: str | None = db_option(),
+    ) -> None:
+        """Do two runs of the same models rank them alike? Per game and overall: Kendall's tau with its exact
+        test, RBO, and the pairs of models whose order swapped; models ranked in one run only are left out."""
+        registry = default_registry()
+        with Store.open(db, write=False) as store:
+            for run_id in (run_a, run_b):
+                require_run(store, run_id)
+            side_a = source(store, registry, [run_a])
+            side_b = source(store, registry, [run_b])
+        for run_id, side in ((run_a, side_a), (run_b, side_b)):
+            if not side:
+                fail(f"run {run_id} ranks no models: it needs finished, scored matches of two models or more that "
+                     "did not all score the same")
+        found = stability(side_a, side_b, label_a=run_a, label_b=run_b, permutations=permutations, seed=seed)
+        if not found.scopes:
+            fail(f"runs {run_a} and {run_b} rank no game in common (A: {', '.join(sorted(side_a))}; "
+                 f"B: {', '.join(sorted(side_b))})")
+        if as_json:
+            typer.echo(json.dumps(found.as_json(), indent=2))
+        else:
+            typer.echo(format_stability(found))
+
+    return stability_cmd
+
+
+def register_stability(app: typer.Typer, source: RankingSource) -> None:
+    """Add ``stability`` to ``playeval analyze``, ranking each run with ``source``."""
+    app.command("stability")(stability_command(source))
+
+
 register_judge(analyze_app)
+register_stability(analyze_app, win_rate_rankings)
 
 
 def register(app: typer.Typer) -> None:
