@@ -1,12 +1,14 @@
 """Analysis: reads only what was recorded.
 
 Outcome metrics per evaluated seat (``seat_rows``, ``match_rows``) grouped per game, model and team
-(``summarize``), the retrospective analysis (``RetroRunner``), procedural metrics (``procedural`` pure
-functions, ``summarize_procedural`` per run), the capability profile, and ranking statistics (``ranking`` pure
-functions, ``compare`` against other rankings), and what decided a run's judge verdicts (``verdict_sources``).
+(``summarize``) with chance beside them (``chance``), the retrospective analysis (``RetroRunner``), procedural
+metrics (``procedural`` pure functions, ``summarize_procedural`` per run), the capability profile, and ranking
+statistics (``ranking`` pure functions, ``compare`` against other rankings), and what decided a run's judge
+verdicts (``verdict_sources``).
 """
 
 from playeval.analysis.agreement import Agreement, agreement, cohen_kappa, fleiss_kappa
+from playeval.analysis.chance import chance_verdicts, split_baselines
 from playeval.analysis.compare import Comparison, RunRanking, compare, load_rankings, run_rankings
 from playeval.analysis.judge_calibration import (
     CaseVerdict,
@@ -36,7 +38,7 @@ from playeval.analysis.judges import (
     score_judge,
 )
 from playeval.analysis.load import match_rows, seat_rows
-from playeval.analysis.outcomes import MatchRow, ModelResult, overall_win_rates, summarize
+from playeval.analysis.outcomes import MatchRow, ModelResult, overall_win_rates, summarize, unscored_reason
 from playeval.analysis.profile import Profile, SkillStanding, capability_profiles, skills
 from playeval.analysis.ranking import KendallResult, kendall_tau, ranking_from_scores, rbo, rbo_permutation_test
 from playeval.analysis.ratings import OrderCheck, RatedModel, TeamRule, elo_intervals, order_check, team_elo
@@ -96,6 +98,7 @@ __all__ = [
     "capability_profiles",
     "case_asks",
     "case_verdicts",
+    "chance_verdicts",
     "cohen_kappa",
     "compare",
     "cross_validate",
@@ -128,8 +131,10 @@ __all__ = [
     "score_retro",
     "seat_rows",
     "skills",
+    "split_baselines",
     "summarize",
     "summarize_procedural",
     "team_elo",
+    "unscored_reason",
     "verdict_lines",
 ]
