@@ -17,8 +17,8 @@ from playeval.core.registry import default_registry
 
 
 def _result(game: str, model: str, wins: int, scored: int = 3, team: str | None = None) -> ModelResult:
-    return ModelResult(game=game, model=model, matches=scored, wins=wins, win_rate=wins / scored if scored else 0.0,
-                       win_rate_std=0.0, variants=1, avg_rounds=None, avg_rounds_std=None, forfeits=0,
+    return ModelResult(game=game, model=model, matches=scored, wins=wins, win_rate=wins / scored if scored else None,
+                       variants=1, avg_rounds=None, forfeits=0,
                        opponent_forfeits=0, tokens=0, seconds=0.0, scored=scored, team=team)
 
 

@@ -78,7 +78,7 @@ def test_retro_metrics_compare_and_report(run_id: str, tmp_path: Path) -> None:
     assert results.exit_code == 0, results.output
     assert all(game in results.output for game in ("akinator", "bluffing", "taboo"))
     head = next(line.split() for line in results.output.splitlines() if line.split()[:2] == ["game", "model"])
-    assert head[2] == "n" and "team" not in head  # no game of this run has teams
+    assert head[2:5] == ["matches", "win", "[95%"] and "team" not in head  # no game of this run has teams
     rows = [cells for cells in map(str.split, results.output.splitlines())
             if cells and cells[0] in ("akinator", "bluffing", "taboo")]
     assert len(rows) == 9 and all(row[2] == "2" for row in rows)  # one evaluated seat per match: 2 per model

@@ -28,7 +28,7 @@ from playeval.cli.main import app
 
 BAD_POSTGRES_URL = "postgresql://u:secret@[::1"
 
-STORELESS = {"games", "analyze judge", "rule-bank list"}
+STORELESS = {"games", "analyze judge", "plan", "rule-bank list"}
 """Commands that open no store (they take no --db). A new command belongs here only if it never opens one."""
 
 WRITERS = {"run", "run --resume", "play", "serve", "import", "analyze retro"}

@@ -17,8 +17,8 @@ from playeval.web.present import speaker_label
 
 
 def _result(game: str, score: float | None) -> ModelResult:
-    return ModelResult(game=game, model="mock/a", matches=2, wins=1, win_rate=0.5, win_rate_std=0.0, variants=1,
-                       avg_rounds=3.0, avg_rounds_std=0.0, forfeits=0, opponent_forfeits=0, tokens=10, seconds=1.0,
+    return ModelResult(game=game, model="mock/a", matches=2, wins=1, win_rate=0.5, variants=1,
+                       avg_rounds=3.0, forfeits=0, opponent_forfeits=0, tokens=10, seconds=1.0,
                        scored=2, score=score)
 
 
@@ -35,10 +35,10 @@ def test_the_report_names_a_game_by_its_presentation_and_shows_its_score() -> No
                    games={"static_picnic": facts, "bluffing": GameFacts(name="Bluffing")})
     table = outcome_table(data)
     assert [group.label for group in table.groups] == ["", "Static Picnic", "Bluffing"]  # not "Static picnic"
-    assert table.columns[1:7] == ("Win rate", "Avg. rounds", "Matches", "Forfeits", "Invalid moves (%)",
-                                  "Check accuracy")
-    assert len(table.columns) == 1 + 6 + 5
-    assert table.rows[0][6].text == "75%" and "Check accuracy (Static Picnic)" in table.caption
+    assert table.columns[1:8] == ("Win rate", "Avg. rounds", "Matches", "Not scored", "Forfeits",
+                                  "Invalid moves (%)", "Check accuracy")
+    assert len(table.columns) == 1 + 7 + 6
+    assert table.rows[0][7].text == "75%" and "Check accuracy (Static Picnic)" in table.caption
 
 
 def test_a_score_reads_with_its_unit() -> None:

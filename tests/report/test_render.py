@@ -46,20 +46,28 @@ PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 SKILLS = skills(default_registry())
 
 
-def _result(game: str, model: str, rate: float, rate_std: float, rounds: float | None, rounds_std: float | None,
+def _result(game: str, model: str, rate: float | None, rounds: float | None, rounds_half: float | None,
             *, team: str | None = None, matches: int = 20, variants: int = 5) -> ModelResult:
-    return ModelResult(game=game, model=model, matches=matches, wins=round(rate * matches), win_rate=rate,
-                       win_rate_std=rate_std, variants=variants, avg_rounds=rounds, avg_rounds_std=rounds_std,
-                       forfeits=3 if rounds is None else 0, opponent_forfeits=0, tokens=0, seconds=0.0,
-                       invalid_move_rate=0.125 if rounds is None else 0.01, scored=matches, team=team)
+    """A row of ``matches`` one-seat matches (none scored when ``rate`` is ``None``), its rounds' interval
+    ``rounds`` ± ``rounds_half``."""
+    wins = 0 if rate is None else round(rate * matches)
+    low, high = wilson_interval(wins, matches) if rate is not None else (None, None)
+    return ModelResult(game=game, model=model, matches=matches, wins=wins, win_rate=rate, variants=variants,
+                       avg_rounds=rounds, forfeits=3 if rounds is None else 0, opponent_forfeits=0, tokens=0,
+                       seconds=0.0, invalid_move_rate=0.125 if rounds is None else 0.01,
+                       scored=0 if rate is None else matches, team=team, win_low=low, win_high=high,
+                       scored_matches=0 if rate is None else matches, played=matches,
+                       rounds_low=None if rounds is None or rounds_half is None else rounds - rounds_half,
+                       rounds_high=None if rounds is None or rounds_half is None else rounds + rounds_half,
+                       unscored=(("opponent forfeit", matches),) if rate is None else ())
 
 
 def _outcomes() -> tuple[ModelResult, ...]:
-    # (win rate, std, avg rounds, std) per game and model, after the paper's Table 2
-    table: dict[str, list[tuple[float, float, float | None, float | None]]] = {
-        "akinator": [(0.55, 0.11, 16.61, 1.75), (0.49, 0.13, 16.36, 0.86), (0.44, 0.04, 17.15, 0.66)],
-        "taboo": [(0.61, 0.18, 3.36, 0.88), (0.67, 0.11, 3.19, 0.34), (0.62, 0.18, 3.08, 0.18)],
-        "bluffing": [(0.67, 0.13, 6.0, 0.0), (0.58, 0.13, 5.92, 0.18), (0.0, 0.0, None, None)],
+    # (win rate, avg rounds, its half-interval) per game and model, after the paper's Table 2
+    table: dict[str, list[tuple[float, float | None, float | None]]] = {
+        "akinator": [(0.55, 16.61, 1.75), (0.49, 16.36, 0.86), (0.44, 17.15, 0.66)],
+        "taboo": [(0.61, 3.36, 0.88), (0.67, 3.19, 0.34), (0.62, 3.08, 0.18)],
+        "bluffing": [(0.67, 6.0, 0.0), (0.58, 5.92, 0.18), (0.0, None, None)],
     }
     return tuple(_result(game, model, *values) for game, rows in table.items()
                  for model, values in zip(MODELS, rows, strict=True))
@@ -248,12 +256,11 @@ def test_index_is_self_contained(report: ReportFiles) -> None:
 
 def test_tables_are_formatted_as_in_the_paper(report: ReportFiles) -> None:
     html = report.html.read_text(encoding="utf-8")
-    # Table 2: win rate and rounds with their spread; the best win rate per game in bold
-    assert "<strong>0.55 ± 0.11</strong>" in html  # akinator
-    assert "<strong>0.67 ± 0.11</strong>" in html  # taboo, gpt-4o
-    assert "<strong>0.67 ± 0.13</strong>" in html  # bluffing
-    assert "16.61 ± 1.75" in html and "0.49 ± 0.13" in html
-    assert "<strong>0.49" not in html
+    # Table 2: win rate and rounds with their 95% intervals and n; the best win rate per game in bold
+    assert '<strong>0.55</strong><span class="sub">[0.34, 0.74], n=20</span>' in html  # akinator
+    assert "<strong>0.67</strong>" in html  # taboo, gpt-4o; bluffing, claude
+    assert '16.61<span class="sub">[14.86, 18.36]</span>' in html and "0.49" in html
+    assert "<strong>0.49" not in html and "±" not in html
     assert "n/a" in html  # llama's bluffing rounds
     assert "12.50" in html  # invalid-move rate as percent
     # Table 3: grouped skills, percent values, lower-is-better marks, best per column (min for ↓)
@@ -298,7 +305,8 @@ def test_transcript_page_shows_the_match(report: ReportFiles) -> None:
 def test_markdown_has_pipe_tables_images_and_links(report: ReportFiles) -> None:
     markdown = report.markdown.read_text(encoding="utf-8")
     assert "| Model | Akinator: Win rate | Akinator: Avg. rounds |" in markdown
-    assert "| claude-3-5-sonnet | **0.55 ± 0.11** | 16.61 ± 1.75 |" in markdown
+    assert ("| claude-3-5-sonnet | **0.55**<br><sub>\\[0.34, 0.74\\], n=20</sub> | "
+            "16.61<br><sub>\\[14.86, 18.36\\]</sub> |") in markdown
     assert "|---|---:|" in markdown
     assert "Multi-hop reasoning: Recall rate (%)" in markdown
     for path in report.plots:
@@ -362,22 +370,28 @@ def test_figures_draw_no_data_panels(tmp_path: Path) -> None:
         assert width > 300
 
 
-def test_win_rate_error_bars_stay_between_0_and_1() -> None:
-    rows = tuple(_result("bluffing", model, rate, 0.47, 1.0, 0.0, matches=3, variants=3)
-                 for model, rate in (("local/a", 2 / 3), ("local/b", 0.0), ("local/c", 1.0)))
+def test_win_rate_error_bars_are_the_intervals_and_n_a_draws_no_bar() -> None:
+    rows = tuple(_result("bluffing", model, rate, 1.0, 0.0, matches=3, variants=3)
+                 for model, rate in (("local/a", 2 / 3), ("local/b", 0.0), ("local/c", 1.0), ("local/d", None)))
     fig = win_rate_figure(rows)
     segments = [segment for collection in fig.axes[0].collections if isinstance(collection, LineCollection)
                 for segment in collection.get_segments()]
-    ys = [y for segment in segments for _, y in segment]
-    assert segments and max(ys) == pytest.approx(1.0) and min(ys) == pytest.approx(0.0)
+    ys = sorted({round(y, 6) for segment in segments for _, y in segment})
+    low, high = wilson_interval(2, 3)
+    assert ys[0] == 0.0 and ys[-1] == 1.0 and round(low or 0, 6) in ys and round(high or 0, 6) in ys
+    bars = {str(c.get_label()): c for c in fig.axes[0].containers if isinstance(c, BarContainer)}
+    assert [len(bars[model].patches) for model in ("local/a", "local/b", "local/c", "local/d")] == [1, 1, 1, 0]
+    assert [text.get_text() for text in fig.axes[0].texts].count("n/a") == 1
+    labels = [text.get_text() for text in fig.legends[0].get_texts()]
+    assert labels[-1] == "95% interval over matches"
 
 
 def _council() -> tuple[tuple[ModelResult, ...], TranscriptPage]:
     """A four-seat team game: mock/a and mock/b each hold two seats, once per team."""
-    outcomes = (_result("council", "mock/a", 1.0, 0.0, 3.0, 0.0, team="red", matches=2, variants=1),
-                _result("council", "mock/a", 0.0, 0.0, 3.0, 0.0, team="blue", matches=2, variants=1),
-                _result("council", "mock/b", 0.5, 0.0, 3.0, 0.0, team="red", matches=2, variants=1),
-                _result("council", "mock/b", 0.0, 0.0, 3.0, 0.0, team="blue", matches=2, variants=1))
+    outcomes = (_result("council", "mock/a", 1.0, 3.0, 0.0, team="red", matches=2, variants=1),
+                _result("council", "mock/a", 0.0, 3.0, 0.0, team="blue", matches=2, variants=1),
+                _result("council", "mock/b", 0.5, 3.0, 0.0, team="red", matches=2, variants=1),
+                _result("council", "mock/b", 0.0, 3.0, 0.0, team="blue", matches=2, variants=1))
     page = TranscriptPage(
         match_id="c-0001", game="council", level=1,
         seats=(SeatLine("north", "mock/a", True, "win", team="red"),
@@ -399,7 +413,7 @@ def test_a_team_column_appears_only_where_there_are_teams() -> None:
     keyed = {(row[0].text, row[1].text): row for row in teams.rows}
     assert set(keyed) == {*((model, "—") for model in MODELS), ("mock/a", "red"), ("mock/a", "blue"),
                           ("mock/b", "red"), ("mock/b", "blue")}
-    council = teams.columns.index("Win rate", 2 + 3 * 5)  # after the three games without teams
+    council = teams.columns.index("Win rate", 2 + 3 * 6)  # after the three games without teams
     assert keyed[("mock/a", "red")][council].text == "1.00" and keyed[("mock/a", "red")][council].bold
     assert keyed[("mock/b", "red")][council].text == "0.50" and keyed[(MODELS[0], "—")][council].text == "—"
     assert "a row per team" in teams.caption and "a row per team" not in plain.caption
@@ -424,7 +438,8 @@ def test_a_team_match_renders_with_every_seat_and_the_team_outcome(tmp_path: Pat
     assert "mock/a (north, south), mock/b (east, west)" in index and ">red won</span>" in index
     markdown = files.markdown.read_text(encoding="utf-8")
     assert "| Model | Team | Council: Win rate |" in markdown
-    assert "| mock/a | red | **1.00** | 3.00 | 2 | 0 | 1.00 |" in markdown
+    assert ("| mock/a | red | **1.00**<br><sub>\\[0.34, 1.00\\], n=2</sub> | "
+            "3.00<br><sub>\\[3.00, 3.00\\]</sub> | 2 | 0 | 0 |") in markdown
     row = "| [c-0001](transcripts/c-0001.html) | Council | mock/a (north, south), mock/b (east, west) | — | red won |"
     assert row in markdown
     png_size(files.plots[0])
@@ -443,7 +458,7 @@ def test_the_win_rate_plot_has_a_bar_series_per_model_and_team() -> None:
     outcomes, _ = _council()
     fig = win_rate_figure(outcomes)
     labels = [text.get_text() for text in fig.legends[0].get_texts()]
-    assert labels == ["mock/a (red)", "mock/a (blue)", "mock/b (red)", "mock/b (blue)"]
+    assert labels == ["mock/a (red)", "mock/a (blue)", "mock/b (red)", "mock/b (blue)", "95% interval over matches"]
     hatches = [bars.patches[0].get_hatch() for bars in fig.axes[0].containers if isinstance(bars, BarContainer)]
     assert hatches == [None, "//", None, "//"]
 

@@ -1,13 +1,14 @@
 """Analysis: reads only what was recorded.
 
 Outcome metrics per evaluated seat (``seat_rows``, ``match_rows``) grouped per game, model and team
-(``summarize``), the retrospective analysis (``RetroRunner``), procedural metrics (``procedural`` pure
-functions, ``summarize_procedural`` per run), the capability profile, and ranking statistics (``ranking`` and
-``tied_rankings`` pure functions, ``compare`` against other rankings, ``stability`` between two runs), and what
-decided a run's judge verdicts (``verdict_sources``).
+(``summarize``) with chance beside them (``chance``), the retrospective analysis (``RetroRunner``), procedural
+metrics (``procedural`` pure functions, ``summarize_procedural`` per run), the capability profile, and ranking
+statistics (``ranking`` and ``tied_rankings`` pure functions, ``compare`` against other rankings, ``stability``
+between two runs), and what decided a run's judge verdicts (``verdict_sources``).
 """
 
 from playeval.analysis.agreement import Agreement, agreement, cohen_kappa, fleiss_kappa
+from playeval.analysis.chance import chance_verdicts, split_baselines
 from playeval.analysis.compare import (
     Comparison,
     Comparisons,
@@ -45,7 +46,14 @@ from playeval.analysis.judges import (
     score_judge,
 )
 from playeval.analysis.load import match_rows, seat_rows
-from playeval.analysis.outcomes import MatchRow, ModelResult, overall_win_rates, scored_matches, summarize
+from playeval.analysis.outcomes import (
+    MatchRow,
+    ModelResult,
+    overall_win_rates,
+    scored_matches,
+    summarize,
+    unscored_reason,
+)
 from playeval.analysis.profile import Profile, SkillStanding, capability_profiles, skills
 from playeval.analysis.ranking import (
     KendallResult,
@@ -130,6 +138,7 @@ __all__ = [
     "capability_profiles",
     "case_asks",
     "case_verdicts",
+    "chance_verdicts",
     "cohen_kappa",
     "compare",
     "cross_validate",
@@ -170,11 +179,13 @@ __all__ = [
     "scored_matches",
     "seat_rows",
     "skills",
+    "split_baselines",
     "stability",
     "summarize",
     "summarize_procedural",
     "team_elo",
     "tied_tau_test",
+    "unscored_reason",
     "verdict_lines",
     "win_rate_rankings",
 ]

@@ -13,8 +13,9 @@ T = TypeVar("T")
 Z_95 = 1.959963984540054
 
 
-def wilson_interval(wins: int, n: int, z: float = Z_95) -> tuple[float | None, float | None]:
-    """The Wilson score interval of a proportion ``wins / n`` (``None``s when ``n`` is 0)."""
+def wilson_interval(wins: float, n: int, z: float = Z_95) -> tuple[float | None, float | None]:
+    """The Wilson score interval of a proportion ``wins / n`` (``None``s when ``n`` is 0). ``wins`` may be a
+    fraction (a mean result over ``n`` matches, see :func:`cluster_rate_interval`)."""
     if n <= 0:
         return None, None
     if not 0 <= wins <= n:
@@ -83,3 +84,35 @@ def bootstrap_interval(items: Sequence[T], statistic: Callable[[Sequence[T]], fl
     low = values[min(len(values) - 1, int(tail * len(values)))]
     high = values[max(0, math.ceil((1.0 - tail) * len(values)) - 1)]
     return low, high
+
+
+CLUSTER_RESAMPLES = 2000
+"""Resamples of the matches behind a cluster bootstrap interval (:func:`cluster_rate_interval`)."""
+
+
+def cluster_rate_interval(clusters: Sequence[tuple[int, int]], *, resamples: int = CLUSTER_RESAMPLES,
+                          level: float = 0.95, seed: int = 0) -> tuple[float | None, float | None]:
+    """The 95% interval of a rate counted over seats that come in clusters: ``clusters`` holds one
+    ``(wins, seats)`` per match, for a model that held several seats of one table (Undercover's civilians).
+
+    Seats of one table share its fate (a team wins or loses together), so they are not independent trials and a
+    Wilson interval over seats would be about sqrt(seats per match) times too narrow. The unit that varies is the
+    match: this is the percentile bootstrap of the rate (all wins over all seats) with the matches resampled, with
+    replacement, ``random.Random(seed)`` drawing them (the same interval on every run).
+
+    When every match gave the same share (3 of 3 tables all won), resampling matches cannot show any spread and
+    would give a point; the interval is then Wilson's over the matches as trials (the share as the count of
+    wins), which is what the same matches would give were each one seat. ``None``s when no match has a seat."""
+    kept = [(wins, seats) for wins, seats in clusters if seats > 0]
+    if any(not 0 <= wins <= seats for wins, seats in kept):
+        raise ValueError("each match's wins must be between 0 and its seats")
+    if not kept:
+        return None, None
+    shares = {wins / seats for wins, seats in kept}
+    if len(shares) == 1:
+        return wilson_interval(shares.pop() * len(kept), len(kept))
+
+    def rate(sample: Sequence[tuple[int, int]]) -> float:
+        return sum(wins for wins, _ in sample) / sum(seats for _, seats in sample)
+
+    return bootstrap_interval(kept, rate, resamples=resamples, level=level, seed=seed)

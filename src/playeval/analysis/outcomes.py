@@ -1,25 +1,62 @@
-"""Outcome metrics per model: win rate with its spread across prompt variants, rounds, forfeits, cost.
+"""Outcome metrics per model: win rate with its 95% interval over matches, rounds, forfeits, what was not scored.
 
 Rows are per evaluated seat (a table of players gives one row per seat, and a model that held two seats of a
 match has two rows), and a seat's result is ``Outcome.result_for(seat)``: in games with teams, results are
-grouped per team too (``summarize(rows, by_team=False)`` takes a model's teams together). The spread follows
-GameArena's Table 2: the win rate is computed per system prompt variant, and the standard deviation
-(population, ddof=0) is taken over the variants that occurred. A seat's own forfeit counts as a loss in the
-win rate (even where its team went on to win) and is also reported on its own; seats that are not scored (an
-aborted match, another seat's forfeit) are left out of the win rate. Average rounds are over the matches the
-rules finished (a forfeit in turn 1 is not a quick game); ``None`` when there are none. The invalid-move rate
-is the evaluated model's rejected replies (format errors and rule violations) per reply it gave, kept apart
-from losses.
+grouped per team too (``summarize(rows, by_team=False)`` takes a model's teams together). A seat's own forfeit
+counts as a loss in the win rate (even where its team went on to win) and is also reported on its own; seats that
+are not scored are left out of the win rate, and counted by why (:func:`unscored_reason`).
+
+The interval is over matches, the unit a run draws. Where each scored match gave the model one seat, it is the
+Wilson interval of its wins over those matches; where the model held several seats of one table (Undercover's
+civilians), the seats of a match share its fate and are no independent trials, so it is the cluster bootstrap of
+``analysis.intervals.cluster_rate_interval`` (the matches resampled, seeded). Either way ``scored_matches`` is its
+n. The earlier form, GameArena Table 2's standard deviation across system prompt variants, is gone: at two
+matches it read 0.50±0.50, and nothing else needs it (``variants`` still counts the prompts seen). The win rate
+is ``None``, shown as "n/a", when nothing was scored: it is unknown, not 0.
+
+Average rounds are over the matches the rules finished (a forfeit in turn 1 is not a quick game), a match
+counted once however many of its seats the model held, with a Student-t 95% interval over them; ``None`` when
+there are none. The invalid-move rate is the evaluated model's rejected replies (format errors and rule
+violations) per reply it gave, kept apart from losses.
 """
 
 from __future__ import annotations
 
+import math
 import statistics
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from playeval.analysis.intervals import cluster_rate_interval, t_interval, wilson_interval
 from playeval.core.match import Outcome, SeatResult
+
+OPPONENT_FORFEIT = "opponent forfeit"
+"""Not scored: another seat ran out of re-asks, and the game ends on a forfeit."""
+ROLE_FAILED = "role failed"
+"""Not scored: the game master or another role (a judge) gave no usable reply, and the match was aborted."""
+ABORTED = "aborted"
+"""Not scored: the match was stopped from outside (a person left, it was abandoned)."""
+NO_RESULT = "no result"
+"""Not scored: the rules finished the match but gave this seat no result."""
+UNSCORED_REASONS = (OPPONENT_FORFEIT, ROLE_FAILED, ABORTED, NO_RESULT)
+"""Why a seat is not scored, in the order the tables list them."""
+
+_ROLE_FAILURES = ("the game master", "(a role, not a player)")
+"""What the reasons of a role's failure say: the engine's (``engine.step``: "the judge (a role, not a player) gave no
+usable reply ...") and the guess-the-rule games' ("the game master wrote no rule ...", "the game master's part
+failed ..."). Stored outcomes keep only their reason, so that is what tells a role's failure from an abort."""
+
+
+def unscored_reason(outcome: Outcome, seat: str) -> str | None:
+    """Why ``seat`` of a stored match is not scored (one of :data:`UNSCORED_REASONS`), ``None`` when it is."""
+    if outcome.status == "aborted":
+        reason = outcome.reason.lower()
+        return ROLE_FAILED if any(part in reason for part in _ROLE_FAILURES) else ABORTED
+    result = outcome.result_for(seat)
+    if result.forfeited or result.won is not None:
+        return None
+    return OPPONENT_FORFEIT if outcome.status == "forfeit" else NO_RESULT
 
 
 @dataclass(frozen=True)
@@ -57,20 +94,26 @@ class MatchRow:
         result = self.result
         return False if result.forfeited else result.won
 
+    @property
+    def unscored(self) -> str | None:
+        """Why the seat is not scored (:func:`unscored_reason`), ``None`` when it is."""
+        return unscored_reason(self.outcome, self.seat)
+
 
 @dataclass(frozen=True)
 class ModelResult:
-    """One model on one game (and one team, where the game has teams), Table 2's form."""
+    """One model (or baseline player, ``baseline/NAME``) on one game, and one team where the game has teams."""
 
     game: str
     model: str
     matches: int
+    """Seats held: a model in three seats of one table counts three (``played`` counts the tables)."""
     wins: int
-    win_rate: float
-    win_rate_std: float
+    win_rate: float | None
+    """Wins over scored seats; ``None`` when none was scored."""
     variants: int
+    """System prompt variants seen."""
     avg_rounds: float | None
-    avg_rounds_std: float | None
     forfeits: int
     opponent_forfeits: int
     tokens: int
@@ -83,45 +126,70 @@ class ModelResult:
     """The team the model played for (``None`` in a game without teams, or with ``by_team=False``)."""
     score: float | None = None
     """The mean of the game's own per-seat number (``SeatResult.score``) over the seats that have one."""
+    win_low: float | None = None
+    win_high: float | None = None
+    """The win rate's 95% interval over matches (see the module's note); ``None``s when nothing was scored."""
+    scored_matches: int = 0
+    """The interval's n: matches with a scored seat of the model."""
+    clustered: bool = False
+    """Some scored match gave the model several seats: the interval is the cluster bootstrap, not Wilson's."""
+    rounds_low: float | None = None
+    rounds_high: float | None = None
+    """The average rounds' t 95% interval over the matches the rules finished (``None``s with fewer than two)."""
+    played: int = 0
+    """Matches the model held a seat of."""
+    unscored: tuple[tuple[str, int], ...] = ()
+    """Matches with a seat of the model that was not scored, by reason (:data:`UNSCORED_REASONS`, in that order)."""
 
-
-def _std(values: Sequence[float]) -> float:
-    return statistics.pstdev(values) if len(values) > 1 else 0.0
+    @property
+    def unscored_matches(self) -> int:
+        return sum(count for _, count in self.unscored)
 
 
 def summarize(rows: Iterable[MatchRow], *, by_team: bool = True) -> list[ModelResult]:
     """One result per (game, model, team), or per (game, model) with ``by_team=False``, ordered by game then
-    win rate (best first)."""
+    win rate (best first; nothing scored last)."""
     groups: dict[tuple[str, str, str | None], list[MatchRow]] = defaultdict(list)
     for row in rows:
         groups[(row.game, row.model, row.team if by_team else None)].append(row)
     results = [_summarize_group(game, model, team, group) for (game, model, team), group in groups.items()]
-    return sorted(results, key=lambda r: (r.game, -r.win_rate, r.model, r.team or ""))
+    return sorted(results, key=lambda r: (r.game, r.win_rate is None, -(r.win_rate or 0.0), r.model, r.team or ""))
+
+
+def _match_keys(rows: Sequence[MatchRow]) -> list[str]:
+    """Each row's match: its id, or a key of its own for a row that names none (taken as a match alone)."""
+    return [row.match_id or f"row {index}" for index, row in enumerate(rows)]
 
 
 def _summarize_group(game: str, model: str, team: str | None, rows: list[MatchRow]) -> ModelResult:
+    keys = _match_keys(rows)
     opponent_forfeits = [r for r in rows if r.outcome.status == "forfeit" and r.won is None]
     scored = [r for r in rows if r.won is not None]
     wins = sum(1 for r in scored if r.won)
-    by_variant: dict[int | None, list[MatchRow]] = defaultdict(list)
-    for row in scored:
-        by_variant[row.variant].append(row)
-    variant_rates = [sum(1 for r in group if r.won) / len(group) for group in by_variant.values()]
-    played = [r for r in scored if r.outcome.status == "finished"]
-    rounds_by_variant: dict[int | None, list[int]] = defaultdict(list)
-    for row in played:
-        rounds_by_variant[row.variant].append(row.outcome.rounds)
-    variant_rounds = [statistics.fmean(rounds) for rounds in rounds_by_variant.values()]
+    per_match: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for key, row in zip(keys, rows, strict=True):
+        if row.won is not None:
+            per_match[key][0] += int(row.won)
+            per_match[key][1] += 1
+    clustered = any(seats > 1 for _, seats in per_match.values())
+    if clustered:
+        low, high = cluster_rate_interval([(won, seats) for won, seats in per_match.values()])
+    else:
+        low, high = wilson_interval(wins, len(scored))
+    finished = {key: row.outcome.rounds for key, row in zip(keys, rows, strict=True)
+                if row.won is not None and row.outcome.status == "finished"}
+    rounds = list(finished.values())
+    rounds_low, rounds_high = t_interval(rounds, bounds=(0.0, math.inf))
+    unscored = Counter(reason for _, reason in {(key, row.unscored) for key, row in zip(keys, rows, strict=True)
+                                                if row.unscored is not None})
     return ModelResult(
         game=game,
         model=model,
         matches=len(rows),
         wins=wins,
-        win_rate=wins / len(scored) if scored else 0.0,
-        win_rate_std=_std(variant_rates),
-        variants=len(by_variant),
-        avg_rounds=statistics.fmean(r.outcome.rounds for r in played) if played else None,
-        avg_rounds_std=_std(variant_rounds) if played else None,
+        win_rate=wins / len(scored) if scored else None,
+        variants=len({row.variant for row in scored}),
+        avg_rounds=statistics.fmean(rounds) if rounds else None,
         forfeits=sum(1 for r in rows if r.result.forfeited),
         opponent_forfeits=len(opponent_forfeits),
         tokens=sum(r.tokens for r in rows),
@@ -131,6 +199,14 @@ def _summarize_group(game: str, model: str, team: str | None, rows: list[MatchRo
         aborted=sum(1 for r in rows if r.outcome.status == "aborted"),
         team=team,
         score=statistics.fmean(scores) if (scores := [s for r in rows if (s := r.result.score) is not None]) else None,
+        win_low=low,
+        win_high=high,
+        scored_matches=len(per_match),
+        clustered=clustered,
+        rounds_low=rounds_low,
+        rounds_high=rounds_high,
+        played=len(set(keys)),
+        unscored=tuple((reason, unscored[reason]) for reason in UNSCORED_REASONS if unscored[reason]),
     )
 
 
@@ -140,13 +216,13 @@ def _rate(part: int, whole: int) -> float:
 
 def overall_win_rates(results: Iterable[ModelResult]) -> dict[tuple[str, str], float]:
     """Per (game, model): the win rate over every scored seat the model held, whatever its team (the teams'
-    wins over the teams' scored seats; 0.0 when none was scored)."""
+    wins over the teams' scored seats); a model with no scored seat on a game has no rate there."""
     wins: dict[tuple[str, str], int] = defaultdict(int)
     scored: dict[tuple[str, str], int] = defaultdict(int)
     for result in results:
         wins[(result.game, result.model)] += result.wins
         scored[(result.game, result.model)] += result.scored
-    return {key: _rate(wins[key], scored[key]) for key in wins}
+    return {key: wins[key] / scored[key] for key in wins if scored[key]}
 
 
 def scored_matches(rows: Iterable[MatchRow]) -> dict[tuple[str, str], int]:
@@ -158,3 +234,8 @@ def scored_matches(rows: Iterable[MatchRow]) -> dict[tuple[str, str], int]:
         if row.won is not None:
             seen[(row.game, row.model)].add(row.match_id or index)
     return {key: len(matches) for key, matches in seen.items()}
+
+
+def unscored_text(result: ModelResult) -> str:
+    """``3 role failed`` or ``2 opponent forfeit, 1 aborted``; ``0`` when every match was scored."""
+    return ", ".join(f"{count} {reason}" for reason, count in result.unscored) or "0"

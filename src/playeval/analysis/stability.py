@@ -227,7 +227,7 @@ def win_rate_rankings(store: Store, registry: GameRegistry, run_ids: Sequence[st
     rows = [row for run_id in run_ids for row in match_rows(store, run_id, registry) if not is_baseline(row.model)]
     rates: dict[str, dict[str, float]] = {}
     for result in summarize(rows, by_team=False):
-        if result.scored:
+        if result.scored and result.win_rate is not None:
             rates.setdefault(result.game, {})[result.model] = result.win_rate
     rankings: dict[str, Ranking] = {}
     for game, scores in sorted(rates.items()):

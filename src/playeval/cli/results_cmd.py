@@ -7,12 +7,15 @@ from rich import box
 from rich.table import Table
 
 from playeval.analysis import match_rows, summarize
+from playeval.analysis.chance import NOT_ABOVE, chance_verdicts, key_of, player_label, split_baselines
 from playeval.analysis.load import ModelCost, run_costs
+from playeval.analysis.outcomes import ModelResult, unscored_text
 from playeval.analysis.rule_games import rule_game_rows
 from playeval.analysis.sides import team_games
 from playeval.analysis.verdict_sources import run_verdict_sources, verdict_lines
 from playeval.cli.console import db_option, print_table, stdout
 from playeval.cli.team_tables import print_counts
+from playeval.core.baselines import is_baseline
 from playeval.core.registry import default_registry
 from playeval.engine import interruption_lines, require_run
 from playeval.engine.batch import recorded_config
@@ -20,16 +23,28 @@ from playeval.models.pricing import format_usd
 from playeval.store import Store
 
 
-def _rounds(mean: float | None, sd: float | None) -> str:
-    return "n/a" if mean is None else f"{mean:.1f}±{sd or 0.0:.1f}"
+def _interval(value: float | None, low: float | None, high: float | None, digits: int) -> str:
+    """``0.50 [0.15, 0.85]``; the value alone without an interval; ``n/a`` without a value."""
+    if value is None:
+        return "n/a"
+    if low is None or high is None:
+        return f"{value:.{digits}f}"
+    return f"{value:.{digits}f} [{low:.{digits}f}, {high:.{digits}f}]"
+
+
+def _scored(result: ModelResult) -> str:
+    """The interval's n: the scored matches, and the seats in them where the model held several of a table."""
+    return f"{result.scored_matches} ({result.scored} seats)" if result.clustered else str(result.scored_matches)
 
 
 def print_results(store: Store, run_id: str) -> None:
-    """One row per game, model and team (the team column only where a game has teams): every evaluated seat a
-    model held counts, so ``n`` counts seats."""
+    """One row per game, model and team (the team column only where a game has teams), then the baseline
+    players' rows under them, by name; each model marked against the random baseline where the run has one."""
     run = store.get_run(run_id)
     registry = default_registry()
     results = summarize(match_rows(store, run_id, registry))
+    models, baselines = split_baselines(results)
+    verdicts = chance_verdicts(results)
     scores = {game: info for game in dict.fromkeys(r.game for r in results)
               if game in registry.ids() and (info := getattr(registry.get(game), "score", None)) is not None}
     table = Table(title=f"run {run_id}: {run.game} L{run.level} ({run.status})", box=box.SIMPLE_HEAD, padding=(0, 1))
@@ -40,35 +55,55 @@ def print_results(store: Store, run_id: str) -> None:
     table.add_column("model", no_wrap=True)
     if teams:
         table.add_column("team", no_wrap=True)
-    for column in ("n", "prompts", "win ±sd", "rounds ±sd", "forfeits", "invalid", *(("score",) if scores else ()),
-                   "tokens", "s/match"):
+    for column in ("matches", "win [95% CI]", "n", *(("vs random",) if verdicts else ()), "rounds [95% CI]",
+                   "forfeits", "not scored", "invalid", *(("score",) if scores else ()), "tokens", "s/match"):
         table.add_column(column, justify="right", no_wrap=True)
-    for result in results:
+
+    def add(result: ModelResult, label: str) -> None:
         per_match = result.seconds / result.matches if result.matches else 0.0
         table.add_row(
             *((result.game,) if several else ()),
-            result.model,
+            label,
             *((result.team or "-",) if teams else ()),
-            str(result.matches),
-            str(result.variants),
-            f"{result.win_rate:.2f}±{result.win_rate_std:.2f}",
-            _rounds(result.avg_rounds, result.avg_rounds_std),
-            str(result.forfeits) + (f" (+{result.opponent_forfeits} opp.)" if result.opponent_forfeits else ""),
+            str(result.played),
+            _interval(result.win_rate, result.win_low, result.win_high, 2),
+            _scored(result),
+            *((verdicts.get(key_of(result)) or ("" if is_baseline(result.model) else "-"),) if verdicts else ()),
+            _interval(result.avg_rounds, result.rounds_low, result.rounds_high, 1),
+            str(result.forfeits),
+            unscored_text(result),
             f"{result.invalid_move_rate:.0%}",
             *((scores[result.game].text(result.score) if result.game in scores else "-",) if scores else ()),
             f"{result.tokens:,}",
             f"{per_match:.1f}",
         )
+
+    for result in models:
+        add(result, result.model)
+    if baselines:
+        table.add_section()
+        table.add_row(*(("",) if several else ()), "baselines", style="dim")
+        for result in baselines:
+            add(result, f"  {player_label(result.model)}")
     console = stdout()
     print_table(console, table)
     if not results:
         console.print("no finished matches in this run yet")
     else:
-        console.print("prompts: system prompt variants seen; sd: standard deviation across them; "
-                      "forfeits count as losses, and matches the opponent forfeited (opp.) are left out of the "
-                      "win rate; invalid: rejected replies per reply; "
-                      "rounds: over matches the rules finished; "
-                      "s/match: the evaluated model's own time.")
+        console.print("win: wins over scored seats, with a 95% interval over matches: Wilson's where each match gave "
+                      "the model one seat, a bootstrap of the matches where it held several seats of one table "
+                      "(n then counts those seats too); n/a when nothing was scored. n: the scored matches. "
+                      "Forfeits count as losses; not scored: matches left out of the win rate, by why (opponent "
+                      "forfeit: another seat ran out of re-asks; role failed: the game master or another role gave "
+                      "no usable reply; aborted: stopped from outside). invalid: rejected replies per reply; "
+                      "rounds: over matches the rules finished, with a t interval; s/match: the evaluated model's "
+                      "own time.")
+        if verdicts:
+            console.print(f"vs random: against the random baseline on the same game and setups: {NOT_ABOVE} when "
+                          "the two 95% intervals overlap, above or below chance when they do not.")
+        if baselines:
+            console.print("baselines: players of known character a game provides (playeval run --baselines), on "
+                          "the same setups as the models; not ranked among them.")
         if scores:
             console.print("score: each game's own per-seat number, the mean over seats: "
                           + "; ".join(f"{game}: {info.label}" for game, info in scores.items()) + ".")
@@ -127,7 +162,7 @@ def register(app: typer.Typer) -> None:
     @app.command("results")
     def results(run_id: str = typer.Argument(None, help="Run id (default: the latest run)."),
                 db: str | None = db_option()) -> None:
-        """Per model: win rate (± std across prompt variants), rounds, forfeits, tokens, time."""
+        """Per model: win rate with its 95% interval over matches, beside chance, rounds, forfeits, tokens, time."""
         with Store.open(db, write=False) as store:
             run = require_run(store, run_id)
             print_results(store, run)

@@ -25,7 +25,7 @@ from playeval.core.game import Game, RetroGame, seat_evaluated
 from playeval.core.info import score_line
 from playeval.core.match import Outcome
 from playeval.core.registry import GameRegistry
-from playeval.engine.batch import recorded_config
+from playeval.engine.batch import interruption_lines, recorded_config
 from playeval.engine.match import state_from_events
 from playeval.metrics.retro import SPLIT
 from playeval.report.data import (
@@ -87,6 +87,8 @@ def build_report(store: Store, run_id: str, registry: GameRegistry) -> ReportDat
             notes.append(f"{s.game}, {s.model}: {s.failed_outputs} retrospective outputs could not be read after "
                          "re-asks (counted as lists without the secret, or left out for judgements).")
     notes.extend(verdict_lines(recorded_config(store, run_id), run_verdict_sources(store, run_id)))
+    notes.extend(f"{line}: unfinished, so in no table (`playeval run --resume {run_id}` plays them on)."
+                 for line in interruption_lines(store, run_id))
     played = list(dict.fromkeys(m.game for m in matches.values()))
     games = ", ".join(played) or run.game
     shown = dict.fromkeys([*(r.game for r in results), *(s.game for s in summaries)])

@@ -63,6 +63,7 @@ thead tr:first-child th.group { text-align: center; border-bottom: 1px solid var
 th.group, th.start, td.start { border-left: 1px solid var(--line); }
 tbody tr:nth-child(even) { background: var(--stripe); }
 tbody tr:last-child td { border-bottom: 0; }
+tbody tr.section th { background: var(--head); font-weight: 600; font-size: 0.82rem; letter-spacing: 0.03em; }
 .num { text-align: right; font-variant-numeric: tabular-nums; }
 td.aux { color: var(--muted); }
 td.wrap { white-space: normal; min-width: 16rem; }
@@ -110,7 +111,11 @@ _MACROS = """
 {%- endfor %}
 </thead>
 <tbody>
+{%- set sections = dict(t.sections) %}
 {%- for row in t.rows %}
+{%- if loop.index0 in sections %}
+<tr class="section"><th colspan="{{ t.columns|length }}" scope="rowgroup">{{ sections[loop.index0] }}</th></tr>
+{%- endif %}
 <tr>{% for c in row %}<td{% if classes(t, loop.index0, c) %} class="{{ classes(t, loop.index0, c) }}"{% endif %}>
 {%- if c.href %}<a href="{{ c.href }}">{% endif %}
 {%- if c.badge %}<span class="badge {{ c.badge }}">{% endif %}
@@ -297,11 +302,13 @@ its judgement. ✓: the secret is in the list, or the judgement leans to the tru
 """
 
 HOW_TO_READ: tuple[str, ...] = (
-    ("Every figure was computed from this run's recorded matches. “0.55 ± 0.11” is the figure over all of a "
-     "model's matches and, after the ±, its standard deviation across the system prompt variants the model "
-     "played (as in the paper's Table 2): a measure of how much the prompt wording moves the result, not a "
-     "confidence interval. With a single variant only the figure is shown. Average rounds are over "
-     "the matches the rules finished."),
+    ("Every figure was computed from this run's recorded matches. A win rate “0.55” has under it its 95% "
+     "interval over matches and n, the matches scored: a run draws matches, so a model's seats in one match (a "
+     "team game's) share that match's fate and count as one draw, by a bootstrap of the matches. A rate whose "
+     "interval overlaps the random baseline's on the same game is marked “not above chance”; the baseline "
+     "players' own rows stand under the models', by name. A cell where no match was scored reads “n/a”, and "
+     "Not scored says how many matches were left out and why. Average rounds are over the matches the rules "
+     "finished."),
     ("A forfeit (the model kept breaking the format or the rules until it ran out of re-asks) counts as a loss in "
      "the win rate, but forfeits are also counted in a column of their own, and the invalid-move rate (rejected "
      "replies per reply) is kept apart from losses, so a model that plays and loses can be told from one that "

@@ -50,7 +50,11 @@ def table(t: Table) -> str:
         "| " + " | ".join(_headings(t)) + " |",
         "|" + "|".join("---:" if n else "---" for n in numeric) + "|",
     ]
-    lines += ["| " + " | ".join(_cell(c) for c in row) + " |" for row in t.rows]
+    sections = dict(t.sections)
+    for index, row in enumerate(t.rows):
+        if index in sections:  # a labelled group of rows: a row of its own, the label in the first column
+            lines.append("| " + " | ".join([f"**{escape(sections[index])}**", *[""] * (len(t.columns) - 1)]) + " |")
+        lines.append("| " + " | ".join(_cell(c) for c in row) + " |")
     if t.caption:
         lines += ["", f"*{escape(t.caption)}*"]
     return "\n".join(lines)

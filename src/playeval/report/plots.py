@@ -28,7 +28,9 @@ from matplotlib.ticker import MaxNLocator
 from matplotlib.typing import RcKeyType
 
 from playeval.analysis import ModelResult, Profile
+from playeval.analysis.chance import player_label, split_baselines
 from playeval.analysis.ratings import RatedModel
+from playeval.core.baselines import is_baseline
 from playeval.core.info import PlotKind
 from playeval.report.data import RecallCurve, ReportData, Trajectory, game_label
 from playeval.report.tables import skill_columns, skill_label
@@ -134,43 +136,54 @@ def _unique(items: Sequence[str]) -> list[str]:
 # --------------------------------------------------------------------------- win rate
 
 
+BASELINE_GREYS = ("#8c8c8c", "#bdbdbd", "#5e5e5e", "#d9d9d9")
+"""Baseline players' bars: greys, told apart from the models' colours."""
+
+
 def win_rate_figure(outcomes: Sequence[ModelResult], colors: Mapping[str, object] | None = None,
                     names: Mapping[str, str] | None = None) -> Figure:
-    """Grouped bars: a group per game, a bar per model (and team, where a game has teams); error bars are the
-    spread across prompt variants."""
+    """Grouped bars: a group per game, a bar per model (and team, where a game has teams), then the baseline
+    players' bars in grey; error bars are the 95% interval over matches (``ModelResult.win_low``/``win_high``). A
+    row with nothing scored gets no bar, only "n/a" on the axis: its rate is unknown, not 0."""
     title = "Win rate by game"
     if not outcomes:
         return no_data_figure(title, "No matches were scored in this run.")
     games = _unique([r.game for r in outcomes])
-    series = list(dict.fromkeys((r.model, r.team) for r in outcomes))
+    models, baselines = split_baselines(outcomes)
+    series = list(dict.fromkeys((r.model, r.team) for r in [*models, *baselines]))
     teams = _unique([r.team for r in outcomes if r.team is not None])
-    palette = colors if colors is not None else model_colors(_unique([r.model for r in outcomes]))
+    palette = dict(colors if colors is not None else model_colors(_unique([r.model for r in models])))
+    for index, model in enumerate(_unique([r.model for r in baselines])):
+        palette[model] = BASELINE_GREYS[index % len(BASELINE_GREYS)]
     by_key = {(r.game, r.model, r.team): r for r in outcomes}
     n = len(series)
     slot = 0.8 / n
     with _style():
         fig = _new_figure(max(6.4, 1.6 + len(games) * (0.55 + 0.5 * n)), 4.8)
         ax = fig.add_subplot()
-        spread_handle: object | None = None
+        interval_handle: object | None = None
         for i, (model, team) in enumerate(series):
-            rows = [(g, by_key[(game, model, team)]) for g, game in enumerate(games) if (game, model, team) in by_key]
-            xs = [g - 0.4 + slot * (i + 0.5) for g, _ in rows]
-            ys = [r.win_rate for _, r in rows]
-            label = model if team is None else f"{model} ({team})"
+            rows = [(g - 0.4 + slot * (i + 0.5), by_key[(game, model, team)]) for g, game in enumerate(games)
+                    if (game, model, team) in by_key]
+            shown = [(x, row, row.win_rate) for x, row in rows if row.win_rate is not None]
+            name = player_label(model) if is_baseline(model) else model
+            label = (f"baseline: {name}" if is_baseline(model) else name) + ("" if team is None else f" ({team})")
             hatch = None if team is None else _HATCHES[teams.index(team) % len(_HATCHES)] or None
-            ax.bar(xs, ys, width=slot * 0.9, color=palette[model], label=label, edgecolor="white", linewidth=0.6,
-                   hatch=hatch, zorder=2)
-            for x, (_, row) in zip(xs, rows, strict=True):
-                spread = row.win_rate_std if row.variants >= 2 else 0.0
-                # a win rate lives in [0, 1]: the bar of +-sd stops at the ends (0.67 +- 0.47 drew up to 1.14)
-                below, above = min(spread, row.win_rate), min(spread, 1.0 - row.win_rate)
-                if row.variants >= 2:
-                    spread_handle = ax.errorbar(x, row.win_rate, yerr=[[below], [above]], color="#333333",
-                                                capsize=3, elinewidth=1.1, capthick=1.1, zorder=3)
-                if row.win_rate == 0:  # an empty bar: keep the model's colour visible on the axis
+            ax.bar([x for x, _, _ in shown], [rate for _, _, rate in shown], width=slot * 0.9, color=palette[model],
+                   label=label, edgecolor="white", linewidth=0.6, hatch=hatch, zorder=2)
+            for x, row in rows:
+                if row.win_rate is None:  # nothing scored: no bar, and say so where it would stand
+                    ax.annotate("n/a", (x, 0), xytext=(0, 3), textcoords="offset points", ha="center",
+                                va="bottom", fontsize=7.5, color="#666666", rotation=90, zorder=4)
+                    continue
+                rate, top = row.win_rate, row.win_rate
+                if row.win_low is not None and row.win_high is not None:
+                    interval_handle = ax.errorbar(x, rate, yerr=[[rate - row.win_low], [row.win_high - rate]],
+                                                  color="#333333", capsize=3, elinewidth=1.1, capthick=1.1, zorder=3)
+                    top = row.win_high
+                if rate == 0:  # an empty bar: keep the model's colour visible on the axis
                     ax.hlines(0, x - slot * 0.45, x + slot * 0.45, color=palette[model], linewidth=3, zorder=3)
-                top = row.win_rate + above
-                ax.annotate(f"{row.win_rate:.2f}", (x, top), xytext=(0, 3), textcoords="offset points",
+                ax.annotate(f"{rate:.2f}", (x, top), xytext=(0, 3), textcoords="offset points",
                             ha="center", va="bottom", fontsize=8.5 if n <= 4 else 7.5, zorder=4)
         ax.set_xticks(range(len(games)), [(names or {}).get(g) or game_label(g) for g in games])
         ax.set_xlim(-0.6, len(games) - 0.4)
@@ -184,9 +197,9 @@ def win_rate_figure(outcomes: Sequence[ModelResult], colors: Mapping[str, object
         ax.set_title(title)
         handles: list[Any] = [h for h in ax.containers if isinstance(h, BarContainer)]
         labels = [str(h.get_label()) for h in handles]
-        if spread_handle is not None:
-            handles.append(spread_handle)
-            labels.append("± std across prompt variants")
+        if interval_handle is not None:
+            handles.append(interval_handle)
+            labels.append("95% interval over matches")
         fig.legend(handles, labels, loc="outside lower center", ncols=min(4, len(labels)))
     return fig
 
@@ -419,8 +432,9 @@ def write_plots(data: ReportData, plot_dir: Path, models: Sequence[str], rel_dir
 
     names = {game: data.name_of(game) for game in _unique([r.game for r in data.outcomes])}
     add(win_rate_figure(data.outcomes, colors, names), "win_rate.png", "Win rate by game",
-        "Bars: win rate per model and game (forfeits count as losses). Error bars: standard deviation of the "
-        "win rate across system prompt variants, where at least two occurred, cut at 0 and 1.")
+        "Bars: win rate per model and game (forfeits count as losses), the baseline players' in grey beside them. "
+        "Error bars: the 95% interval over matches (Wilson's, or a bootstrap of the matches where a model held "
+        "several seats of one table). n/a: nothing was scored, so no bar is drawn.")
     games = [game for game in _unique([c.game for c in data.recall_curves if c.points])
              if _wants(data, game, "recall_by_round")]
     used: set[str] = set()

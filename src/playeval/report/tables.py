@@ -2,7 +2,7 @@
 
 A ``Table`` holds text only: the writers decide how bold, links, grouped
 headings and secondary lines look. Numbers are formatted here, once, so both
-outputs show the same figures ("0.55 ± 0.11", "27.83", "n/a").
+outputs show the same figures ("0.55", "[0.40, 0.69], n=40", "27.83", "n/a").
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from datetime import datetime
 
 from playeval.analysis import ModelResult
 from playeval.analysis.cells import Figure, Mean, Rate, ResultTable
+from playeval.analysis.chance import NOT_ABOVE, chance_verdicts, key_of, player_label, split_baselines
 from playeval.analysis.load import ALL_MODELS
 from playeval.analysis.sides import ALL, elo_formula, possessive, sides_caption
 from playeval.core.info import MetricSpec, ScoreInfo
@@ -58,6 +59,8 @@ class Table:
     groups: tuple[Group, ...] = ()
     """When given, the spans add up to ``len(columns)``."""
     caption: str = ""
+    sections: tuple[tuple[int, str], ...] = ()
+    """Labelled groups of rows: (the index of a group's first row, its label), drawn as a row of their own."""
 
 
 # --------------------------------------------------------------------------- labels and numbers
@@ -71,15 +74,6 @@ def skill_label(skill: str) -> str:
 
 def fmt_num(value: float | None, digits: int = 2) -> str:
     return NA if value is None else f"{value:.{digits}f}"
-
-
-def fmt_pm(mean: float | None, std: float | None, show_std: bool = True, digits: int = 2) -> str:
-    """``0.55 ± 0.11``; the mean alone without a spread; ``n/a`` without a mean."""
-    if mean is None:
-        return NA
-    if std is None or not show_std:
-        return f"{mean:.{digits}f}"
-    return f"{mean:.{digits}f} ± {std:.{digits}f}"
 
 
 def fmt_metric(value: float | None, percent: bool) -> str:
@@ -164,50 +158,89 @@ def best_flags(values: Sequence[float | None], lower_is_better: bool) -> list[bo
 
 # --------------------------------------------------------------------------- the tables
 
-OUTCOME_COLUMNS = ("Win rate", "Avg. rounds", "Matches", "Forfeits", "Invalid moves (%)")
+OUTCOME_COLUMNS = ("Win rate", "Avg. rounds", "Matches", "Not scored", "Forfeits", "Invalid moves (%)")
+_OUTCOME_AUX = 4
+"""The columns after the first two are counts, shown muted."""
+
+
+def _interval_sub(low: float | None, high: float | None, n: str) -> str:
+    return f"[{low:.2f}, {high:.2f}], {n}" if low is not None and high is not None else n
+
+
+def _win_cell(row: ModelResult, bold: bool, verdict: str | None) -> Cell:
+    """The win rate with its 95% interval over matches and its n under it, and the verdict against chance."""
+    if row.win_rate is None:
+        return Cell(NA, numeric=True)
+    n = f"n={row.scored_matches} matches ({row.scored} seats)" if row.clustered else f"n={row.scored_matches}"
+    return Cell(f"{row.win_rate:.2f}", bold=bold, numeric=True,
+                sub=(_interval_sub(row.win_low, row.win_high, n), *((verdict,) if verdict else ())))
+
+
+def _rounds_cell(row: ModelResult) -> Cell:
+    if row.avg_rounds is None:
+        return Cell(NA, numeric=True)
+    sub = (f"[{row.rounds_low:.2f}, {row.rounds_high:.2f}]",) if row.rounds_low is not None and \
+        row.rounds_high is not None else ()
+    return Cell(f"{row.avg_rounds:.2f}", numeric=True, sub=sub)
 
 
 def outcome_table(data: ReportData) -> Table:
-    """Table 2's form: a row per model (and team, where a game has teams), a group of columns per game."""
+    """Table 2's form: a row per model (and team, where a game has teams), a group of columns per game; the
+    baseline players' rows under the models', by name (``analysis.chance``)."""
     games = _unique(r.game for r in data.outcomes)
     teams = has_teams(data.outcomes)
-    keys = list(dict.fromkeys((r.model, r.team) for r in data.outcomes))
+    models, baselines = split_baselines(data.outcomes)
+    keys = list(dict.fromkeys((r.model, r.team) for r in models))
+    baseline_keys = list(dict.fromkeys((r.model, r.team) for r in baselines))
     by_key = {(r.game, r.model, r.team): r for r in data.outcomes}
+    verdicts = chance_verdicts(data.outcomes)
     best: dict[tuple[str, str, str | None], bool] = {}
-    for game in games:
+    for game in games:  # the best model: a baseline is no contender
         rates = [by_key[(game, *key)].win_rate if (game, *key) in by_key else None for key in keys]
         for key, flag in zip(keys, best_flags(rates, lower_is_better=False), strict=True):
             best[(game, *key)] = flag
     scores = {game: facts.score for game in games if (facts := data.games.get(game)) is not None and facts.score}
     rows: list[tuple[Cell, ...]] = []
-    for model, team in keys:
-        cells = [Cell(model), *((Cell(team or ABSENT),) if teams else ())]
+    for model, team in [*keys, *baseline_keys]:
+        cells = [Cell(player_label(model)), *((Cell(team or ABSENT),) if teams else ())]
         for game in games:
             row = by_key.get((game, model, team))
             if row is None:
-                cells += [Cell(ABSENT, numeric=True)] * 2 + [Cell(ABSENT, numeric=True, aux=True)] * 3
+                cells += [Cell(ABSENT, numeric=True)] * 2 + [Cell(ABSENT, numeric=True, aux=True)] * _OUTCOME_AUX
                 cells += [Cell(ABSENT, numeric=True)] if game in scores else []
                 continue
-            spread = row.variants >= 2
             cells += [
-                Cell(fmt_pm(row.win_rate, row.win_rate_std, spread), bold=best[(game, model, team)], numeric=True),
-                Cell(fmt_pm(row.avg_rounds, row.avg_rounds_std, spread), numeric=True),
-                Cell(str(row.matches), numeric=True, aux=True),
+                _win_cell(row, best.get((game, model, team), False), verdicts.get(key_of(row))),
+                _rounds_cell(row),
+                Cell(str(row.played), numeric=True, aux=True),
+                Cell(str(row.unscored_matches), numeric=True, aux=True,
+                     sub=tuple(f"{count} {reason}" for reason, count in row.unscored)),
                 Cell(str(row.forfeits), numeric=True, aux=True),
                 Cell(f"{row.invalid_move_rate * 100:.2f}", numeric=True, aux=True),
             ]
             if game in scores:
                 cells.append(Cell(scores[game].text(row.score), numeric=True))
         rows.append(tuple(cells))
-    caption = ("Win rate and average rounds over all of a model's matches, ± their standard deviation across "
-               "system prompt variants. Forfeits count as losses in the win rate and are also shown on their own; "
-               "invalid moves are rejected replies per reply, kept apart from losses. Bold: best win rate per game.")
+    caption = ("Win rate: wins over scored seats, with its 95% interval over matches and n, the scored matches, "
+               "under it: the Wilson interval where each match gave the model one seat, a bootstrap of the matches "
+               "where it held several seats of one table (their seats share the table's fate); n/a when nothing "
+               "was scored. Average rounds: over the matches the rules finished, with a t 95% interval. Not "
+               "scored: matches left out of the win rate, by why (opponent forfeit: another seat ran out of "
+               "re-asks; role failed: the game master or another role gave no usable reply; aborted: stopped from "
+               "outside). Forfeits count as losses in the win rate and are also shown on their own; invalid moves "
+               "are rejected replies per reply, kept apart from losses. Bold: best model's win rate per game.")
+    if verdicts:
+        caption += (f" Under a model's rate, against the random baseline's on the same game and setups: {NOT_ABOVE} "
+                    "when the two 95% intervals overlap, above or below chance when they do not.")
+    if baselines:
+        caption += (" Baselines: players of known character the game provides, on the same setups as the models, "
+                    "named under the models and not ranked among them.")
     if scores:
         caption += (" " + "; ".join(f"{scores[g].label.capitalize()} ({data.name_of(g)}): the game's own per-seat "
                                     "number, the mean over seats" for g in scores) + ".")
     if teams:
         caption += (" Where a game has teams, a model has a row per team it played for, and every seat it held "
-                    "counts (Matches counts seats).")
+                    "counts.")
     return Table(
         title="Outcomes",
         columns=("Model", *(("Team",) if teams else ()), *[c for g in games for c in _outcome_columns(g, scores)]),
@@ -215,6 +248,7 @@ def outcome_table(data: ReportData) -> Table:
                 *[Group(data.name_of(g), len(_outcome_columns(g, scores))) for g in games]),
         rows=tuple(rows),
         caption=caption,
+        sections=((len(keys), "Baselines"),) if baseline_keys else (),
     )
 
 
