@@ -3,11 +3,13 @@
 Outcome metrics per evaluated seat (``seat_rows``, ``match_rows``) grouped per game, model and team
 (``summarize``), the retrospective analysis (``RetroRunner``), procedural metrics (``procedural`` pure
 functions, ``summarize_procedural`` per run), the capability profile, and ranking statistics (``ranking`` and
-``tied_rankings`` pure functions, ``compare`` against other rankings, ``stability`` between two runs), and what
-decided a run's judge verdicts (``verdict_sources``).
+``tied_rankings`` pure functions, ``compare`` against other rankings, ``stability`` between two runs), what
+decided a run's judge verdicts (``verdict_sources``), and the leaderboard: Bradley-Terry ratings per board (a game
+and configuration) and overall, chance and people beside them (``leaderboard``).
 """
 
 from playeval.analysis.agreement import Agreement, agreement, cohen_kappa, fleiss_kappa
+from playeval.analysis.boards import BoardKey, Boards
 from playeval.analysis.compare import (
     Comparison,
     Comparisons,
@@ -43,6 +45,14 @@ from playeval.analysis.judges import (
     case_asks,
     judge_verdicts,
     score_judge,
+)
+from playeval.analysis.leaderboard import (
+    BoardResult,
+    Leaderboard,
+    PeopleRate,
+    WinRate,
+    build_leaderboard,
+    load_leaderboard,
 )
 from playeval.analysis.load import match_rows, seat_rows
 from playeval.analysis.outcomes import MatchRow, ModelResult, overall_win_rates, scored_matches, summarize
@@ -91,6 +101,9 @@ from playeval.metrics.procedural import (
 __all__ = [
     "JUDGEMENT_LEVELS",
     "Agreement",
+    "BoardKey",
+    "BoardResult",
+    "Boards",
     "CaseVerdict",
     "Comparison",
     "Comparisons",
@@ -101,11 +114,13 @@ __all__ = [
     "JudgeScore",
     "JudgeVerdict",
     "KendallResult",
+    "Leaderboard",
     "MatchRetro",
     "MatchRow",
     "MetricSpec",
     "ModelResult",
     "OrderCheck",
+    "PeopleRate",
     "ProceduralSummary",
     "Profile",
     "Ranking",
@@ -123,9 +138,11 @@ __all__ = [
     "TauTest",
     "TeamRule",
     "VerdictSources",
+    "WinRate",
     "agreement",
     "auc_interval",
     "bluffing_metrics",
+    "build_leaderboard",
     "candidate_list_metrics",
     "capability_profiles",
     "case_asks",
@@ -149,6 +166,7 @@ __all__ = [
     "judgement_level",
     "kendall_tau",
     "kendall_tau_test",
+    "load_leaderboard",
     "load_rankings",
     "match_retros",
     "match_rows",

@@ -97,9 +97,11 @@ class BoardResult:
     key: BoardKey
     name: str
     matches: int
-    """Matches counted on the board (copies left out), people's included."""
+    """Matches of the models and baselines counted on the board (copies left out), scored or not."""
     rated: int
     """Of those, matches that gave the ratings a comparison."""
+    people_matches: int = 0
+    """Matches people played on the board (outside runs)."""
     ratings: tuple[RatedPlayer, ...] = ()
     """The models, best first."""
     baseline_ratings: tuple[RatedPlayer, ...] = ()
@@ -138,8 +140,8 @@ class Leaderboard:
 
     @property
     def scored(self) -> bool:
-        """Whether anything was rated or rated by win rate (an empty board says nothing)."""
-        return any(board.rates or board.people for board in self.boards)
+        """Whether any model's or baseline's seat was scored (people alone make no leaderboard)."""
+        return any(board.rates for board in self.boards)
 
     def board(self, name: str) -> BoardResult | None:
         return next((board for board in self.boards if board.name == name), None)
@@ -201,6 +203,28 @@ def ranks(rows: Sequence[RatedPlayer]) -> dict[str, tuple[int, bool]]:
         tied = any(other is not row and other.overlaps(row) for other in rows)
         found[row.player] = (1 + above, tied)
     return found
+
+
+def leaderboard_notes(board: Leaderboard) -> list[str]:
+    """How to read the leaderboard, as the command line, the report and the arena say it."""
+    lines = [
+        ("rating: Bradley-Terry by maximum likelihood on the Elo scale (400 points: 10-to-1 odds), the models of "
+         f"each board (overall: of all boards) averaging 1000; 95% interval: {board.resamples} bootstrap resamples "
+         "of matches within each board; '=' marks a rank shared with a model whose interval overlaps (a tie); a "
+         "game with one evaluated seat rates it against the game itself, a table compares seats of opposite teams."),
+        ("win rate: seats won of the scored seats (a seat's own forfeit is a loss; aborted matches and the "
+         "opponent's forfeits are left out); 95% CI: Wilson's over matches, * a cluster bootstrap over matches "
+         "where a player held several seats of a table; n: matches. not above chance: the model's interval overlaps "
+         "the random baseline's on that board."),
+        (f"baselines are rated with the models but kept apart; {PEOPLE}: people's seats in matches played outside "
+         "runs, pooled, never rated."),
+    ]
+    if board.copies:
+        lines.append(f"{board.copies} stored match(es) left out as copies of a match an earlier run played (same "
+                     "setup, seed, options and lineup).")
+    if any(result.team_elo for result in board.boards):
+        lines.append("team Elo: CK-Arena's rating of a team game (ratings start at 0), as `playeval analyze elo`.")
+    return lines
 
 
 # -- building -----------------------------------------------------------------------------------------------------
@@ -287,8 +311,8 @@ def build_leaderboard(matches: Sequence[PlayedMatch], boards: Boards, *, people:
                        and row.overlaps(random_rate))
         people_here = people_by_board.get(key, [])
         results.append(BoardResult(
-            key=key, name=name, matches=len({m.id for m in played} | {m.id for m in people_here}),
-            rated=len(compared), ratings=rated, baseline_ratings=baseline_rated, rates=rates,
+            key=key, name=name, matches=len(played), rated=len(compared), people_matches=len(people_here),
+            ratings=rated, baseline_ratings=baseline_rated, rates=rates,
             not_above_chance=chance, people=_people(people_here), team_elo=tuple((team_elo or {}).get(key, ()))))
     overall = rate(everything, anchor=_models(everything) or None, equal_boards=True, resamples=resamples, seed=seed)
     overall_models, overall_baselines = _split(overall.rows)
