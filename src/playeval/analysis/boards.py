@@ -39,7 +39,7 @@ SECRET_SET = "secret_set"
 CALIBRATED = " (calibrated)"
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True)
 class BoardKey:
     """What tells one configuration of a game from another (see the module's note)."""
 
@@ -51,6 +51,11 @@ class BoardKey:
     roles: tuple[tuple[str, str], ...] = ()
     """Each role (a panel counted once, by its role) and who played it: model addresses (marked when calibrated
     thresholds decided their verdicts), ``seat:NAME``, or the kind of player."""
+
+    @property
+    def order(self) -> tuple[str, int, tuple[tuple[str, str], ...], str, tuple[tuple[str, str], ...]]:
+        """A sort key (a key without a secret set first)."""
+        return self.game, self.level, self.options, self.secret_set or "", self.roles
 
 
 def _text(value: Any) -> str:
@@ -139,7 +144,7 @@ class Boards:
     def names(self, keys: Iterable[BoardKey]) -> dict[BoardKey, str]:
         """Each board's name: unique among ``keys``, and the same for a board whatever else is in ``keys`` unless
         boards differing only in their roles are there (then the roles that differ are named too)."""
-        unique = sorted(set(keys))
+        unique = sorted(set(keys), key=lambda key: key.order)
         by_stated: dict[str, list[BoardKey]] = defaultdict(list)
         for key in unique:
             stated = self._stated(key)

@@ -365,7 +365,8 @@ def _team_elo(store: Store, registry: GameRegistry, matches: Sequence[PlayedMatc
 def load_leaderboard(store: Store, registry: GameRegistry, run_ids: Sequence[str] | None = None, *,
                      resamples: int = DEFAULT_RESAMPLES, seed: int = 0, with_people: bool = True) -> Leaderboard:
     """The leaderboard of the finished matches of ``run_ids`` (``None``: every run), with people's rows from the
-    finished matches played outside runs (for the boards the runs have), and each team-Elo board's team Elo.
+    finished matches played outside runs (every board's with ``None``, else only the boards the runs have), and each
+    team-Elo board's team Elo.
     Matches of games not installed here are left out."""
     everything = store.list_matches(status="finished")
     if run_ids is None:
@@ -385,7 +386,7 @@ def load_leaderboard(store: Store, registry: GameRegistry, run_ids: Sequence[str
     kept, copies = distinct(played)
     people: list[PlayedMatch] = []
     if with_people:
-        boards_here = {match.board for match in kept}
+        boards_here = None if run_ids is None else {match.board for match in kept}
         left = {web.match_id: {p.seat for p in web.people if p.left_at is not None}
                 for web, _ in store.web_matches(mode="play", status="finished")}
         for record in everything:
@@ -394,7 +395,7 @@ def load_leaderboard(store: Store, registry: GameRegistry, run_ids: Sequence[str
             if not any(seat.player_kind == "human" for seat in record.seats):
                 continue
             match = played_match(record, registry.get(record.game), run_config=None, left=left.get(record.id, ()))
-            if match.board in boards_here:
+            if boards_here is None or match.board in boards_here:
                 people.append(match)
     by_id = {record.id: record for record in records}
     elo = _team_elo(store, registry, kept, by_id, seed)
