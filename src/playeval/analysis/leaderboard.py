@@ -205,6 +205,77 @@ def ranks(rows: Sequence[RatedPlayer]) -> dict[str, tuple[int, bool]]:
     return found
 
 
+NOT_ABOVE_CHANCE = "not above chance"
+BASELINE = "baseline"
+NOT_RATED = "not rated"
+NO_RANK = "—"
+
+
+@dataclass(frozen=True)
+class BoardLine:
+    """One line of a board's (or the overall) table as every output shows it: a model by rating (then a model with
+    a win rate but no comparison), a baseline, or people."""
+
+    player: str
+    rank: str
+    """``1``, ``2=`` (tied: its interval overlaps another's), or ``—`` (a baseline, people, an unrated model)."""
+    rating: RatedPlayer | None = None
+    rate: float | None = None
+    low: float | None = None
+    high: float | None = None
+    n: int | None = None
+    clustered: bool = False
+    team_elo: RatedModel | None = None
+    mark: str = ""
+    """``not above chance``, ``baseline``, ``not rated`` (people) or nothing."""
+    boards: int | None = None
+    """Overall: the boards the player is rated on."""
+
+
+def rank_text(rows: Sequence[RatedPlayer], player: str) -> str:
+    rank, tied = ranks(rows).get(player, (0, False))
+    return f"{rank}=" if tied else str(rank)
+
+
+def board_lines(board: BoardResult) -> list[BoardLine]:
+    """A board's lines: models by rating, models with a win rate only, baselines, people."""
+    elo = {row.model: row for row in board.team_elo}
+    ranked = ranks(board.ratings)
+
+    def line(player: str, rank: str, rating: RatedPlayer | None, mark: str) -> BoardLine:
+        rate = board.rate_of(player)
+        return BoardLine(player=player, rank=rank, rating=rating, rate=rate.rate if rate else None,
+                         low=rate.low if rate else None, high=rate.high if rate else None, n=rate.n if rate else None,
+                         clustered=rate.clustered if rate else False, team_elo=elo.get(player), mark=mark)
+
+    def chance(player: str) -> str:
+        return NOT_ABOVE_CHANCE if player in board.not_above_chance else ""
+
+    lines = [line(row.player, f"{ranked[row.player][0]}{'=' if ranked[row.player][1] else ''}", row,
+                  chance(row.player)) for row in board.ratings]
+    shown = {row.player for row in board.ratings}
+    lines += [line(rate.player, NO_RANK, None, chance(rate.player)) for rate in board.rates
+              if not rate.baseline and rate.player not in shown]
+    baselines = {row.player: row for row in board.baseline_ratings}
+    lines += [line(name, NO_RANK, baselines.get(name), BASELINE)
+              for name in dict.fromkeys([*baselines, *(rate.player for rate in board.rates if rate.baseline)])]
+    lines += [BoardLine(player=f"{person.label} (as {person.seat})", rank=NO_RANK, rate=person.rate, low=person.low,
+                        high=person.high, n=person.n, mark=NOT_RATED) for person in board.people]
+    return lines
+
+
+def overall_lines(board: Leaderboard) -> list[BoardLine]:
+    """The overall table's lines: the models by rating, then the baselines."""
+    def rated_on(player: str) -> int:
+        return sum(1 for result in board.boards
+                   if any(row.player == player for row in (*result.ratings, *result.baseline_ratings)))
+
+    return [*(BoardLine(player=row.player, rank=rank_text(board.overall, row.player), rating=row,
+                        boards=rated_on(row.player)) for row in board.overall),
+            *(BoardLine(player=row.player, rank=NO_RANK, rating=row, boards=rated_on(row.player), mark=BASELINE)
+              for row in board.overall_baselines)]
+
+
 def leaderboard_notes(board: Leaderboard) -> list[str]:
     """How to read the leaderboard, as the command line, the report and the arena say it."""
     lines = [

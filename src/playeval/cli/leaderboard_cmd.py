@@ -10,12 +10,13 @@ from rich.table import Table
 
 from playeval.analysis.bradley_terry import DEFAULT_RESAMPLES, RatedPlayer
 from playeval.analysis.leaderboard import (
+    BoardLine,
     BoardResult,
     Leaderboard,
-    WinRate,
+    board_lines,
     leaderboard_notes,
     load_leaderboard,
-    ranks,
+    overall_lines,
 )
 from playeval.cli.console import db_option, fail, print_table, stdout
 from playeval.core.errors import NotFoundError
@@ -23,16 +24,10 @@ from playeval.core.registry import default_registry
 from playeval.store import Store
 
 NONE = "—"
-NOT_ABOVE_CHANCE = "not above chance"
 
 
 def _count(number: int, one: str, many: str) -> str:
     return f"{number} {one if number == 1 else many}"
-
-
-def _rank(rows: tuple[RatedPlayer, ...], player: str) -> str:
-    rank, tied = ranks(rows).get(player, (0, False))
-    return f"{rank}=" if tied else str(rank)
 
 
 def _rating(row: RatedPlayer | None) -> tuple[str, str, str]:
@@ -41,15 +36,15 @@ def _rating(row: RatedPlayer | None) -> tuple[str, str, str]:
     return f"{row.rating:.0f}", f"[{row.low:.0f}, {row.high:.0f}]", str(row.matches)
 
 
-def _rate(row: WinRate | None) -> tuple[str, str, str]:
-    if row is None:
+def _rate(line: BoardLine) -> tuple[str, str, str]:
+    if line.rate is None or line.low is None or line.high is None:
         return NONE, NONE, NONE
-    return f"{row.rate:.2f}", f"[{row.low:.2f}, {row.high:.2f}]" + ("*" if row.clustered else ""), str(row.n)
+    return (f"{line.rate:.2f}", f"[{line.low:.2f}, {line.high:.2f}]" + ("*" if line.clustered else ""),
+            str(line.n))
 
 
 def board_table(board: BoardResult) -> Table:
     """One board: its models by rating (then any model with a rate but no comparison), its baselines, its people."""
-    elo = {row.model: row for row in board.team_elo}
     people = f", people's: {board.people_matches}" if board.people_matches else ""
     table = Table(title=f"{board.name}: {_count(board.matches, 'match', 'matches')} ({board.rated} rated{people})",
                   box=box.SIMPLE_HEAD, padding=(0, 1))
@@ -57,30 +52,14 @@ def board_table(board: BoardResult) -> Table:
     table.add_column("player", no_wrap=True)
     for column in ("rating", "95% interval", "matches", "win rate", "95% CI", "n"):
         table.add_column(column, justify="right", no_wrap=True)
+    elo = bool(board.team_elo)
     if elo:
         table.add_column("team Elo [95%]", justify="right", no_wrap=True)
     table.add_column("", no_wrap=True)
-
-    def add(rank: str, player: str, rating: RatedPlayer | None, rate: WinRate | None, mark: str) -> None:
-        team = elo.get(player)
+    for line in board_lines(board):
+        team = line.team_elo
         extra = (f"{team.rating:.1f} [{team.low:.1f}, {team.high:.1f}]" if team else NONE,) if elo else ()
-        table.add_row(rank, player, *_rating(rating), *_rate(rate), *extra, mark)
-
-    shown = set()
-    for row in board.ratings:
-        shown.add(row.player)
-        add(_rank(board.ratings, row.player), row.player, row, board.rate_of(row.player),
-            NOT_ABOVE_CHANCE if row.player in board.not_above_chance else "")
-    for rate in board.rates:
-        if not rate.baseline and rate.player not in shown:
-            add(NONE, rate.player, None, rate, NOT_ABOVE_CHANCE if rate.player in board.not_above_chance else "")
-    baselines = {row.player: row for row in board.baseline_ratings}
-    for name in dict.fromkeys([*baselines, *(rate.player for rate in board.rates if rate.baseline)]):
-        add(NONE, name, baselines.get(name), board.rate_of(name), "baseline")
-    for person in board.people:
-        table.add_row(NONE, f"{person.label} (as {person.seat})", NONE, NONE, NONE, f"{person.rate:.2f}",
-                      f"[{person.low:.2f}, {person.high:.2f}]", str(person.n), *((NONE,) if elo else ()),
-                      "not rated")
+        table.add_row(line.rank, line.player, *_rating(line.rating), *_rate(line), *extra, line.mark)
     return table
 
 
@@ -92,12 +71,8 @@ def overall_table(board: Leaderboard) -> Table:
     for column in ("rating", "95% interval", "matches", "boards"):
         table.add_column(column, justify="right", no_wrap=True)
     table.add_column("", no_wrap=True)
-    for row in (*board.overall, *board.overall_baselines):
-        baseline = row in board.overall_baselines
-        boards = sum(1 for result in board.boards
-                     if any(r.player == row.player for r in (*result.ratings, *result.baseline_ratings)))
-        table.add_row(NONE if baseline else _rank(board.overall, row.player), row.player, *_rating(row), str(boards),
-                      "baseline" if baseline else "")
+    for line in overall_lines(board):
+        table.add_row(line.rank, line.player, *_rating(line.rating), str(line.boards), line.mark)
     return table
 
 
