@@ -123,7 +123,7 @@ class Boards:
                 try:
                     value = game.new_spec(level, 0, random.Random(0)).params.get(SECRET_SET)
                     found = None if value is None else str(value)
-                except PlayevalError:
+                except (PlayevalError, ValueError, LookupError, OSError):  # a plugin's own complaint included
                     found = None
             self._default_sets[key] = found
         return self._default_sets[key]
