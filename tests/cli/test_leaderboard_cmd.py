@@ -123,3 +123,15 @@ def test_nothing_scored_or_an_unknown_run_is_one_clear_line(tmp_path: Path) -> N
     assert code == 2 and f"nothing scored in run(s) {run}" in output
     code, output = _invoke("nope", "--db", url)
     assert code == 2 and "no run 'nope'" in output
+
+
+def test_a_board_named_with_its_options_prints_whole(db: str) -> None:
+    with Store.open(db) as store:
+        guess = store.create_run("taboo", 1, {**CONFIG, "options": {"taboo": {"scoring": "guess"}}})
+        match_id = store.create_match(spec=_spec(0), seats=_seats("mock/a"), run_id=guess, match_index=0)
+        store.finish_match(match_id, _won("clue_giver"))
+    code, output = _invoke("--db", db, "--resamples", "10")
+    assert code == 0, output
+    assert "taboo L1 [scoring=guess]: 1 match (1 rated)" in output  # brackets are not read as markup
+    code, output = _invoke(guess, "--db", db, "--json", "--resamples", "10")
+    assert list(json.loads(output)["games"]) == ["taboo L1 [scoring=guess]"]

@@ -407,7 +407,7 @@ def played_match(record: MatchRecord, game: Game[Any], *, run_config: RunConfig 
                              left=s.seat in left) for s in record.seats)
     return PlayedMatch(id=record.id, board=key, outcome=record.outcome, seats=seats,
                        source=source_of(record.id, record.run_id),
-                       copy=copy_key(spec.model_dump(mode="json"), record.seats, record.roles,
+                       copy=copy_key(key, spec.model_dump(mode="json"), record.seats, record.roles,
                                      run_config.temperature if run_config is not None else None),
                        order=(record.created_at.isoformat(), record.id))
 

@@ -19,12 +19,12 @@ of an aborted match, or of a match another seat forfeited, is not scored, and a 
 out, except that a seat's forfeit is still its loss to the seats it faced (the other seat's win is then implied
 by the comparison, though its own win rate leaves the match out).
 
-**Copies** (:func:`distinct`): the same setup (the whole spec: game, level, seed, drawn setup, options, prompt
-variants, thresholds), the same lineup (who held each seat and role, with which prompt variant) and the same
-temperature, played by two runs, is one match played twice; the second answers often come from the response cache
-and would count the first's outcome again. Each such match counts once, from the first source that played it (a
-run, or the match itself when played outside runs): a run's own matches are never copies of each other (each has
-its match number). A match a person played is never a copy.
+**Copies** (:func:`distinct`): on the same board, the same setup (the whole spec: game, level, seed, drawn
+setup, options, prompt variants, thresholds), the same lineup (who held each seat and role, with which prompt
+variant) and the same temperature, played by two runs, is one match played twice; the second answers often come
+from the response cache and would count the first's outcome again. Each such match counts once, from the first
+source that played it (a run, or the match itself when played outside runs): a run's own matches are never copies
+of each other (each has its match number). A match a person played is never a copy.
 """
 
 from __future__ import annotations
@@ -101,12 +101,13 @@ class PlayedMatch:
         return tuple(seat for seat in self.seats if seat.evaluated)
 
 
-def copy_key(spec: Mapping[str, Any], seats: Sequence[SeatAssignment], roles: Sequence[RoleAssignment],
-             temperature: float | None) -> str | None:
+def copy_key(board: BoardKey, spec: Mapping[str, Any], seats: Sequence[SeatAssignment],
+             roles: Sequence[RoleAssignment], temperature: float | None) -> str | None:
     """What two plays of one match share (see the module's note); ``None`` when a person held a seat."""
     if any(seat.player_kind == HUMAN for seat in seats):
         return None
     return json.dumps({
+        "board": [board.game, board.level, board.options, board.secret_set, board.roles],
         "spec": spec,
         "seats": [[s.seat, s.player_kind, s.model, s.prompt_variant, s.evaluated] for s in seats],
         "roles": [[r.role, r.player_kind, r.model, r.seat] for r in roles],

@@ -6,6 +6,7 @@ import json
 
 import typer
 from rich import box
+from rich.markup import escape
 from rich.table import Table
 
 from playeval.analysis.bradley_terry import DEFAULT_RESAMPLES, RatedPlayer
@@ -46,7 +47,8 @@ def _rate(line: BoardLine) -> tuple[str, str, str]:
 def board_table(board: BoardResult) -> Table:
     """One board: its models by rating (then any model with a rate but no comparison), its baselines, its people."""
     people = f", people's: {board.people_matches}" if board.people_matches else ""
-    table = Table(title=f"{board.name}: {_count(board.matches, 'match', 'matches')} ({board.rated} rated{people})",
+    title = f"{board.name}: {_count(board.matches, 'match', 'matches')} ({board.rated} rated{people})"
+    table = Table(title=escape(title),
                   box=box.SIMPLE_HEAD, padding=(0, 1))
     table.add_column("rank", justify="right")
     table.add_column("player", no_wrap=True)
@@ -59,7 +61,7 @@ def board_table(board: BoardResult) -> Table:
     for line in board_lines(board):
         team = line.team_elo
         extra = (f"{team.rating:.1f} [{team.low:.1f}, {team.high:.1f}]" if team else NONE,) if elo else ()
-        table.add_row(line.rank, line.player, *_rating(line.rating), *_rate(line), *extra, line.mark)
+        table.add_row(line.rank, escape(line.player), *_rating(line.rating), *_rate(line), *extra, line.mark)
     return table
 
 
@@ -72,7 +74,7 @@ def overall_table(board: Leaderboard) -> Table:
         table.add_column(column, justify="right", no_wrap=True)
     table.add_column("", no_wrap=True)
     for line in overall_lines(board):
-        table.add_row(line.rank, line.player, *_rating(line.rating), str(line.boards), line.mark)
+        table.add_row(line.rank, escape(line.player), *_rating(line.rating), str(line.boards), line.mark)
     return table
 
 

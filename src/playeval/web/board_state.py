@@ -436,7 +436,7 @@ class BoardState:
         retro = score_retro(game, self.store.get_match(match_id), outputs) if outputs and with_model else None
         played = PlayedMatch(id=match_id, board=key, outcome=reading.outcome(outcome_text), seats=tuple(played_seats),
                              source=source_of(match_id, run_id),
-                             copy=copy_key(spec_data, assignments, roles,
+                             copy=copy_key(key, spec_data, assignments, roles,
                                            config.temperature if config is not None else None),
                              order=(created_at.isoformat(), match_id))
         self._finished[match_id] = _Finished(live, tuple(tallies), retro, played)
