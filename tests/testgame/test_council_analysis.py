@@ -257,5 +257,9 @@ def test_the_leaderboard_counts_every_seat_a_model_or_a_person_held(council_run:
     assert (player.model, player.matches, player.wins) == ("mock/player", 3, 1)  # east, south (won), west
     [person] = board.people
     assert (person.game, person.seat, person.matches, person.wins, person.win_rate) == ("council", "north", 1, 1, 1.0)
-    everything = {row.model: row for row in board.rows}
-    assert everything["mock/player"].matches == 4 + 3 and everything["mock/garbage"].matches == 4
+    # the arena's match seated no judge: a configuration of its own, so a board of its own
+    everything = {(row.board, row.model): row.matches for row in board.rows}
+    assert everything == {("council [rounds=2, judge=mock/player]", "mock/player"): 4,
+                          ("council [rounds=2, judge=mock/player]", "mock/garbage"): 4,
+                          ("council [rounds=2, judge=mock/player]", "mock/steady"): 4,
+                          ("council [rounds=2, judge=none]", "mock/player"): 3}

@@ -108,7 +108,8 @@ def test_leaderboard_numbers(db: str) -> None:
     assert row.metrics["recall_rate"] == 0.5 and row.metrics["top5_recall_rate"] == 0.5
     assert row.metrics["first_appear_round"] == 1.0 and row.metrics["final_rank"] is None
     [person] = board.people
-    assert person.model_dump() == {"game": "akinator", "seat": "answerer", "matches": 2, "scored": 1, "wins": 1,
+    assert person.model_dump() == {"game": "akinator", "board": "akinator L1", "seat": "answerer", "matches": 2,
+                                   "scored": 1, "wins": 1,
                                    "win_rate": 1.0, "ci_low": pytest.approx(0.2065, abs=1e-4), "ci_high": 1.0,
                                    "avg_rounds": 20.0, "abandoned": 1}
 
@@ -125,7 +126,7 @@ def test_leaderboard_numbers(db: str) -> None:
     assert set(rows) == {"mock/a", "mock/b"} and all(row.game == "all" for row in overall.rows)
     assert (rows["mock/b"].matches, rows["mock/b"].wins, rows["mock/b"].win_rate) == (2, 2, 1.0)
     assert rows["mock/b"].avg_rounds == 3.0
-    assert rows["mock/a"].metrics["akinator:recall_rate"] == 0.5
+    assert rows["mock/a"].metrics["akinator L1:recall_rate"] == 0.5  # per board
     assert [r.model for r in overall.rows] == ["mock/b", "mock/a"]  # best win rate first
     assert len(overall.people) == 1  # the live taboo match has no outcome yet
     assert [r.model for r in taboo.rows] == ["mock/b"]

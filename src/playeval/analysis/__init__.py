@@ -4,10 +4,12 @@ Outcome metrics per evaluated seat (``seat_rows``, ``match_rows``) grouped per g
 (``summarize``) with chance beside them (``chance``), the retrospective analysis (``RetroRunner``), procedural
 metrics (``procedural`` pure functions, ``summarize_procedural`` per run), the capability profile, and ranking
 statistics (``ranking`` and ``tied_rankings`` pure functions, ``compare`` against other rankings, ``stability``
-between two runs), and what decided a run's judge verdicts (``verdict_sources``).
+between two runs), what decided a run's judge verdicts (``verdict_sources``), and the leaderboard: Bradley-Terry
+ratings per board (a game and configuration) and overall, chance and people beside them (``leaderboard``).
 """
 
 from playeval.analysis.agreement import Agreement, agreement, cohen_kappa, fleiss_kappa
+from playeval.analysis.boards import BoardKey, Boards
 from playeval.analysis.chance import chance_verdicts, split_baselines
 from playeval.analysis.compare import (
     Comparison,
@@ -44,6 +46,14 @@ from playeval.analysis.judges import (
     case_asks,
     judge_verdicts,
     score_judge,
+)
+from playeval.analysis.leaderboard import (
+    BoardResult,
+    Leaderboard,
+    PeopleRate,
+    WinRate,
+    build_leaderboard,
+    load_leaderboard,
 )
 from playeval.analysis.load import match_rows, seat_rows
 from playeval.analysis.outcomes import (
@@ -99,6 +109,9 @@ from playeval.metrics.procedural import (
 __all__ = [
     "JUDGEMENT_LEVELS",
     "Agreement",
+    "BoardKey",
+    "BoardResult",
+    "Boards",
     "CaseVerdict",
     "Comparison",
     "Comparisons",
@@ -109,11 +122,13 @@ __all__ = [
     "JudgeScore",
     "JudgeVerdict",
     "KendallResult",
+    "Leaderboard",
     "MatchRetro",
     "MatchRow",
     "MetricSpec",
     "ModelResult",
     "OrderCheck",
+    "PeopleRate",
     "ProceduralSummary",
     "Profile",
     "Ranking",
@@ -131,9 +146,11 @@ __all__ = [
     "TauTest",
     "TeamRule",
     "VerdictSources",
+    "WinRate",
     "agreement",
     "auc_interval",
     "bluffing_metrics",
+    "build_leaderboard",
     "candidate_list_metrics",
     "capability_profiles",
     "case_asks",
@@ -158,6 +175,7 @@ __all__ = [
     "judgement_level",
     "kendall_tau",
     "kendall_tau_test",
+    "load_leaderboard",
     "load_rankings",
     "match_retros",
     "match_rows",

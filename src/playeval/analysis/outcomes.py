@@ -87,17 +87,22 @@ class MatchRow:
 
     @property
     def won(self) -> bool | None:
-        """The seat's result as the win rate counts it: ``None`` when it is not scored (an aborted match scores
-        nobody), and its own forfeit is a loss."""
-        if self.outcome.status == "aborted":
-            return None
-        result = self.result
-        return False if result.forfeited else result.won
+        """The seat's result as the win rate counts it (:func:`scored_win`)."""
+        return scored_win(self.outcome, self.seat)
 
     @property
     def unscored(self) -> str | None:
         """Why the seat is not scored (:func:`unscored_reason`), ``None`` when it is."""
         return unscored_reason(self.outcome, self.seat)
+
+
+def scored_win(outcome: Outcome, seat: str) -> bool | None:
+    """``seat``'s result as every win rate and rating counts it: ``None`` when it is not scored (an aborted match
+    scores nobody; another seat's forfeit leaves the others unscored), and its own forfeit is a loss."""
+    if outcome.status == "aborted":
+        return None
+    result = outcome.result_for(seat)
+    return False if result.forfeited else result.won
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ from playeval.cli import (
     export_cmd,
     games_cmd,
     import_cmd,
+    leaderboard_cmd,
     plan_cmd,
     play_cmd,
     qa_cmd,
@@ -39,6 +40,7 @@ results_cmd.register(app)
 export_cmd.register(app)
 import_cmd.register(app)
 analyze_cmd.register(app)
+leaderboard_cmd.register(app)
 report_cmd.register(app)
 serve_cmd.register(app)
 rule_bank_cmd.register(app)

@@ -15,6 +15,7 @@ from playeval.analysis import (
     summarize,
     summarize_procedural,
 )
+from playeval.analysis.leaderboard import load_leaderboard
 from playeval.analysis.load import run_costs
 from playeval.analysis.ratings import elo_intervals, order_check
 from playeval.analysis.retro import point_seat
@@ -43,6 +44,8 @@ from playeval.store import MatchRecord, RetroRecord, Store
 
 ELO_RESAMPLES = 1000
 """Bootstrap resamples of a team game's games for the team Elo's intervals (as ``playeval analyze elo``)."""
+LEADERBOARD_RESAMPLES = 200
+"""Bootstrap resamples of the matches for the leaderboard's ratings (as ``playeval leaderboard``)."""
 
 
 def build_report(store: Store, run_id: str, registry: GameRegistry) -> ReportData:
@@ -92,6 +95,7 @@ def build_report(store: Store, run_id: str, registry: GameRegistry) -> ReportDat
     played = list(dict.fromkeys(m.game for m in matches.values()))
     games = ", ".join(played) or run.game
     shown = dict.fromkeys([*(r.game for r in results), *(s.game for s in summaries)])
+    board = load_leaderboard(store, registry, [run_id], resamples=LEADERBOARD_RESAMPLES)
     return ReportData(
         run_id=run_id,
         title=f"playeval run {run_id}: {games}",
@@ -110,6 +114,7 @@ def build_report(store: Store, run_id: str, registry: GameRegistry) -> ReportDat
         teams=tuple(_team_reports(store, run_id, registry, played)),
         games={game: _facts(registry.get(game)) for game in played if game in registry.ids()},
         costs=tuple(run_costs(store, run_id)),
+        leaderboard=board if board.scored else None,
     )
 
 

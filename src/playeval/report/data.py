@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from playeval.analysis import ModelResult, ProceduralSummary, Profile
+from playeval.analysis.leaderboard import Leaderboard
 from playeval.analysis.load import ModelCost
 from playeval.analysis.ratings import OrderCheck, RatedModel
 from playeval.analysis.rule_games import RuleGameRow
@@ -193,6 +194,9 @@ class ReportData:
     """Per game of the run: its declared name, score label and plots (a game missing here is named by its id)."""
     costs: tuple[ModelCost, ...] = ()
     """Tokens and cost per model over every call of the run, then the run's total (``analysis.load.run_costs``)."""
+    leaderboard: Leaderboard | None = None
+    """The run's ratings per board and overall, chance and people beside them (``analysis.leaderboard``);
+    ``None`` when nothing was scored."""
 
     def name_of(self, game: str) -> str:
         """The game's declared name (``Presentation.name``), or its id as a name."""

@@ -160,7 +160,7 @@ _INDEX = """{% extends "base.html" %}
 {%- for key, value in config %}<dt>{{ key }}</dt><dd>{{ value }}</dd>{% endfor %}
 </dl>
 {%- endif %}
-<nav class="toc"><a href="#outcomes">Outcomes</a>
+<nav class="toc"><a href="#outcomes">Outcomes</a>{% if leaderboard %}<a href="#leaderboard">Leaderboard</a>{% endif %}
 {%- for section in teams %}<a href="#{{ section.game }}">{{ section.name }}</a>{% endfor %}
 <a href="#procedural">Procedural metrics</a>
 <a href="#plots">Plots</a><a href="#capability">Capability profile</a><a href="#matches">Matches</a>
@@ -170,6 +170,13 @@ _INDEX = """{% extends "base.html" %}
 <section id="outcomes">
 <h2>1. Outcomes</h2>
 {% if outcomes.rows %}{{ table(outcomes) }}{% else %}<p class="empty">No scored matches in this run.</p>{% endif %}
+{% if leaderboard %}
+<h3 id="leaderboard">Leaderboard</h3>
+{% for t in leaderboard %}
+<h4>{{ t.title }}</h4>
+{{ table(t) }}
+{% endfor %}
+{% endif %}
 {% for t in rules %}
 <h3>{{ t.title }}</h3>
 {{ table(t) }}
@@ -408,8 +415,10 @@ def render_index(
     rules: Sequence[Table] = (),
     teams: Sequence[TeamSection] = (),
     costs: Table | None = None,
+    leaderboard: Sequence[Table] = (),
 ) -> str:
     return _ENV.get_template("index.html").render(
+        leaderboard=list(leaderboard),
         costs=costs if costs is not None and costs.rows else None,
         data=data,
         created=fmt_created(data.created),

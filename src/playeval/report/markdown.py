@@ -72,6 +72,7 @@ def render_markdown(
     rules: Sequence[Table] = (),
     teams: Sequence[TeamSection] = (),
     costs: Table | None = None,
+    leaderboard: Sequence[Table] = (),
 ) -> str:
     out: list[str] = [f"# {escape(data.title)}", ""]
     out.append(f"Run `{data.run_id.replace('`', '')}` · created {escape(fmt_created(data.created))} · "
@@ -81,6 +82,10 @@ def render_markdown(
         out.append(f"- **{escape(key)}**: {escape(value)}")
     out += ["", "## 1. Outcomes", ""]
     out.append(table(outcomes) if outcomes.rows else "*No scored matches in this run.*")
+    if leaderboard:
+        out += ["", "### Leaderboard"]
+        for t in leaderboard:
+            out += ["", f"#### {escape(t.title)}", "", table(t)]
     for t in rules:
         out += ["", f"### {escape(t.title)}", "", table(t)]
     for section in teams:

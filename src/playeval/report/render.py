@@ -19,6 +19,7 @@ from playeval.report.tables import (
     badge,
     capability_table,
     cost_table,
+    leaderboard_tables,
     matches_table,
     models_of,
     outcome_table,
@@ -67,6 +68,7 @@ def write_report(data: ReportData, out_dir: Path) -> ReportFiles:
     teams = team_sections(data)
     capability, matches = capability_table(data), matches_table(data, links)
     costs = cost_table(data)
+    leaderboard = leaderboard_tables(data)
 
     transcripts: list[Path] = []
     written: set[str] = set()
@@ -87,13 +89,14 @@ def write_report(data: ReportData, out_dir: Path) -> ReportFiles:
     index = out_dir / "index.html"
     index.write_text(
         render_index(data, outcomes=outcomes, rules=rules, teams=teams, procedural=procedural,
-                     capability=capability, matches=matches, plots=plots, costs=costs),
+                     capability=capability, matches=matches, plots=plots, costs=costs, leaderboard=leaderboard),
         encoding="utf-8",
     )
     markdown = out_dir / "report.md"
     markdown.write_text(
         render_markdown(data, outcomes=outcomes, rules=rules, teams=teams, procedural=procedural,
-                        capability=capability, matches=matches, plots=plots, how_to_read=HOW_TO_READ, costs=costs),
+                        capability=capability, matches=matches, plots=plots, how_to_read=HOW_TO_READ, costs=costs,
+                        leaderboard=leaderboard),
         encoding="utf-8",
     )
     return ReportFiles(

@@ -12,8 +12,10 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from playeval.analysis import ModelResult
+from playeval.analysis.bradley_terry import RatedPlayer
 from playeval.analysis.cells import Figure, Mean, Rate, ResultTable
 from playeval.analysis.chance import NOT_ABOVE, chance_verdicts, key_of, player_label, split_baselines
+from playeval.analysis.leaderboard import BoardLine, board_lines, leaderboard_notes, overall_lines
 from playeval.analysis.load import ALL_MODELS
 from playeval.analysis.sides import ALL, elo_formula, possessive, sides_caption
 from playeval.core.info import MetricSpec, ScoreInfo
@@ -416,6 +418,55 @@ def _category_table(team: TeamReport, name: str) -> Table:
                    for item in team.results.categories),
         caption=(f"A category's first row is the share of its matches the {first} won; the rows under it are each "
                  "model's seats in it, won with their side, with Wilson 95% intervals."))
+
+
+def _rating_cells(rating: RatedPlayer | None, aux: bool) -> tuple[Cell, ...]:
+    if rating is None:
+        return Cell(ABSENT, numeric=True), Cell(ABSENT, numeric=True), Cell(ABSENT, numeric=True, aux=True)
+    return (Cell(f"{rating.rating:.0f}", numeric=True, bold=not aux, aux=aux),
+            Cell(f"[{rating.low:.0f}, {rating.high:.0f}]", numeric=True, aux=aux),
+            Cell(str(rating.matches), numeric=True, aux=True))
+
+
+def _line_rate(line: BoardLine) -> tuple[Cell, ...]:
+    if line.rate is None or line.low is None or line.high is None:
+        return Cell(NA, numeric=True), Cell(NA, numeric=True), Cell(NA, numeric=True, aux=True)
+    return (Cell(f"{line.rate * 100:.0f}%", numeric=True),
+            Cell(f"[{line.low * 100:.0f}-{line.high * 100:.0f}%]" + ("*" if line.clustered else ""), numeric=True),
+            Cell(str(line.n), numeric=True, aux=True))
+
+
+def leaderboard_tables(data: ReportData) -> list[Table]:
+    """The leaderboard as ``playeval leaderboard`` prints it for the run: the overall rating, then each board's
+    ratings with their intervals and ties, win rates beside the baselines' and people's, and the team Elo."""
+    board = data.leaderboard
+    if board is None:
+        return []
+    tables = [Table(
+        title=f"Overall: {len(board.boards)} board{'' if len(board.boards) == 1 else 's'}, each weighing the same",
+        columns=("Rank", "Model", "Rating", "95% interval", "Matches", "Boards", ""),
+        rows=tuple((Cell(line.rank, numeric=True), Cell(line.player), *_rating_cells(line.rating, bool(line.mark)),
+                    Cell(str(line.boards), numeric=True, aux=True), Cell(line.mark, aux=True))
+                   for line in overall_lines(board)),
+        caption=" ".join(leaderboard_notes(board)))]
+    for result in board.boards:
+        elo = bool(result.team_elo)
+        rows: list[tuple[Cell, ...]] = []
+        for line in board_lines(result):
+            team = line.team_elo
+            extra = ((Cell(f"{team.rating:.1f} [{team.low:.1f}, {team.high:.1f}]" if team else ABSENT,
+                           numeric=True),) if elo else ())
+            rows.append((Cell(line.rank, numeric=True), Cell(line.player),
+                         *_rating_cells(line.rating, line.mark in ("baseline", "not rated")), *_line_rate(line),
+                         *extra, Cell(line.mark, badge="loss" if line.mark == "not above chance" else None)))
+        people = f", {result.people_matches} played by people" if result.people_matches else ""
+        tables.append(Table(
+            title=f"{result.name}: {result.matches} match{'' if result.matches == 1 else 'es'} "
+                  f"({result.rated} rated{people})",
+            columns=("Rank", "Player", "Rating", "95% interval", "Matches", "Win rate", "95% CI", "n",
+                     *(("Team Elo [95%]",) if elo else ()), ""),
+            rows=tuple(rows)))
+    return tables
 
 
 def team_sections(data: ReportData) -> list[TeamSection]:

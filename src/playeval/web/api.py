@@ -222,7 +222,9 @@ def _board_game(request: Request, game: str) -> str:
 @router.get("/leaderboard", dependencies=reads)
 def get_leaderboard(request: Request, game: Annotated[str, Query(max_length=40)] = ALL_GAMES,
                     source: Source = "all") -> LeaderboardView:
-    """Per model: matches, win rate with a Wilson 95% interval, rounds, forfeits, procedural metrics; and people."""
+    """Each board's (a game and configuration) ratings with 95% intervals, the baselines' and people's rates beside
+    the models', and the overall rating; per model and board: matches, win rate with a Wilson 95% interval, rounds,
+    forfeits, procedural metrics; and people."""
     return _arena(request).board.leaderboard(_board_game(request, game), source)
 
 

@@ -1,6 +1,8 @@
 """The leaderboard and the statistics page, and their plot.
 
-Leaderboard rows are per model and game (or all games): every evaluated seat the model held (two seats of one
+The leaderboard (``web.board_state``) shows each board's ratings (``analysis.leaderboard``: a game with its
+configuration, Bradley-Terry with bootstrap intervals, the baselines and people beside the models) and the overall
+rating, then rows per model and board (or all games): every evaluated seat the model held (two seats of one
 match count twice), whatever its team, scored like the batch reports (``analysis.summarize``: a seat's own
 forfeit is a loss, seats of aborted matches and of matches another seat forfeited are left out of the win
 rate), with a Wilson 95% interval on the win rate and the procedural metrics of the matches that have
@@ -57,13 +59,15 @@ def plot_png(board: LeaderboardView) -> bytes:
     from matplotlib.figure import Figure
 
     bars: list[tuple[str, float, float, float, str]] = []
+    several = len({row.board for row in board.rows}) > 1
     for row in board.rows:
         if row.win_rate is not None and row.ci_low is not None and row.ci_high is not None:
-            bars.append((row.model, row.win_rate, row.ci_low, row.ci_high, "#3b6ea8"))
+            label = f"{row.model} ({row.board})" if several else row.model
+            bars.append((label, row.win_rate, row.ci_low, row.ci_high, "#3b6ea8"))
     for person in board.people:
         if person.win_rate is not None and person.ci_low is not None and person.ci_high is not None:
-            bars.append((f"people as {person.seat} ({person.game})", person.win_rate, person.ci_low, person.ci_high,
-                         "#c0793a"))
+            bars.append((f"people as {person.seat} ({person.board or person.game})", person.win_rate, person.ci_low,
+                         person.ci_high, "#c0793a"))
     figure = Figure(figsize=(8, max(2.5, 0.45 * len(bars) + 1.2)), dpi=100)
     axes = figure.add_subplot()
     if bars:

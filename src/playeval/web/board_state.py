@@ -11,6 +11,12 @@ and when nothing changed the views are served from memory. When something did, o
 * seats left (a person left, or never came): the left seats, and the matches whose set changed;
 * retrospective outputs above the highest seen, and the survey answers' counts (``GROUP BY``).
 
+Each finished match counts on its board (a game and configuration, ``analysis.boards``). A match a second run
+played again (the same setup, seed and lineup, ``analysis.played``) is kept but not counted: per group of copies
+only the first source's matches count, and the group is settled again whenever one of its matches comes or goes.
+The ratings (``analysis.leaderboard``, with ``WEB_RESAMPLES`` bootstrap resamples) are fitted when a view is
+first asked for after a change, from the counted matches it shows.
+
 Ids are re-read in a window below the highest seen and skipped when already seen, since PostgreSQL may make a
 lower id visible after a higher one (its sequence hands ids out before the commit). More than
 ``REBUILD_OVER`` changed matches, or the first request, read everything (``Store.list_matches``).
@@ -21,32 +27,49 @@ from several threads at once (one lock).
 
 from __future__ import annotations
 
+import json
 import threading
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from pydantic import ValidationError
 from sqlalchemy import Text, cast, func, select
 from sqlalchemy.orm import Session
 
 from playeval.analysis import MatchRetro, MatchRow, score_retro, summarize_procedural
-from playeval.core.events import SeatAssignment
+from playeval.analysis.boards import BoardKey, Boards, board_key
+from playeval.analysis.bradley_terry import RatedPlayer
+from playeval.analysis.leaderboard import Leaderboard, build_leaderboard, leaderboard_notes, ranks
+from playeval.analysis.played import PlayedMatch, PlayedSeat, copy_key, source_of
+from playeval.core.events import RoleAssignment, SeatAssignment
 from playeval.core.game import seat_evaluated
 from playeval.core.match import MatchSpec, Outcome
 from playeval.core.registry import GameRegistry
+from playeval.engine.plan import RunConfig
 from playeval.store import RetroRecord, Store
 from playeval.store.schema import (
     EventRow,
     RetroOutputRow,
+    RoleRow,
+    RunRow,
     SeatRow,
     SurveyRow,
     WebMatchRow,
     WebSeatRow,
 )
 from playeval.store.schema import MatchRow as StoredMatch
-from playeval.web.tallies import ALL_GAMES, Source, Tally, TallyKey, counted, grouped, model_rows, people_rows
-from playeval.web.views import GameStats, LeaderboardView, StatsView
+from playeval.web.tallies import ALL_GAMES, Source, Tally, TallyKey, grouped, model_rows, people_rows
+from playeval.web.views import (
+    BoardView,
+    GameStats,
+    LeaderboardView,
+    PeopleRateRow,
+    RateRow,
+    RatingRow,
+    StatsView,
+)
 
 REBUILD_OVER = 2000
 """More matches changed than this since the last read: read every match again instead of each."""
@@ -56,6 +79,8 @@ SURVEY_QUESTIONS: tuple[str, ...] = ("enjoyment", "satisfaction", "frequency")
 PEOPLE = "people"
 """The player of a person's seat, in a leaderboard row."""
 CHANGES = ("match_started", "match_ended")
+WEB_RESAMPLES = 100
+"""Bootstrap resamples of the arena's ratings (fewer than the command line's: a view is fitted on request)."""
 
 
 @dataclass(frozen=True)
@@ -75,6 +100,13 @@ class _Finished:
     live: bool
     tallies: tuple[tuple[TallyKey, Tally], ...]
     retro: MatchRetro | None
+    played: PlayedMatch
+
+    def shown(self, source: Source, game: str) -> bool:
+        """Whether the match counts on the leaderboard of ``game`` (or all games) and ``source``."""
+        if source != "all" and self.live != (source == "live"):
+            return False
+        return game == ALL_GAMES or self.played.board.game == game
 
 
 class _NewIds:
@@ -108,15 +140,19 @@ class _Reading:
         self._outcomes: dict[str, Outcome] = {}
         self._tallies: dict[tuple[str, int, str, str, int | None], Tally] = {}
 
+    def outcome(self, outcome_text: str) -> Outcome:
+        found = self._outcomes.get(outcome_text)
+        if found is None:
+            found = self._outcomes[outcome_text] = Outcome.model_validate_json(outcome_text)
+        return found
+
     def tally(self, game: str, level: int, outcome_text: str, seat: str, variant: int | None) -> Tally:
         key = (game, level, outcome_text, seat, variant)
         found = self._tallies.get(key)
         if found is None:
-            outcome = self._outcomes.get(outcome_text)
-            if outcome is None:
-                outcome = self._outcomes[outcome_text] = Outcome.model_validate_json(outcome_text)
             found = self._tallies[key] = Tally.of(MatchRow(game=game, level=level, model="", seat=seat,
-                                                           variant=variant, outcome=outcome, tokens=0, seconds=0.0))
+                                                           variant=variant, outcome=self.outcome(outcome_text),
+                                                           tokens=0, seconds=0.0))
         return found
 
 
@@ -130,6 +166,12 @@ class BoardState:
         self._version: Version | None = None
         self._finished: dict[str, _Finished] = {}
         self._totals: dict[TallyKey, Tally] = defaultdict(Tally)
+        self._counted: set[str] = set()
+        """The finished matches whose tallies are in the totals: all but copies (see the module's note)."""
+        self._copies: dict[str, dict[str, tuple[tuple[str, str], str]]] = {}
+        """Per copy key: each of its matches' order and source."""
+        self._run_configs: dict[str, RunConfig | None] = {}
+        self._names = Boards(registry)
         self._sessions: dict[str, tuple[str, bool]] = {}
         self._left: dict[str, frozenset[str]] = {}
         self._retro_outputs: dict[str, list[RetroRecord]] = {}
@@ -158,20 +200,38 @@ class BoardState:
             return self._stats
 
     def _board(self, game: str, source: Source) -> LeaderboardView:
-        retros = [entry.retro for entry in self._finished.values()
-                  if entry.retro is not None and counted(TallyKey(entry.live, False, entry.retro.game, ""), source,
-                                                         game)]
-        procedural = {(s.game, s.model): s.values for s in summarize_procedural(retros, self.registry)}
+        shown = [self._finished[match_id] for match_id in sorted(self._counted)
+                 if self._finished[match_id].shown(source, game)]
+        copies = sum(1 for match_id, entry in self._finished.items()
+                     if match_id not in self._counted and entry.shown(source, game))
+        people = [entry.played for entry in shown if entry.live and any(seat.human for seat in entry.played.seats)]
+        board = build_leaderboard([entry.played for entry in shown], self._names, people=people, copies=copies,
+                                  resamples=WEB_RESAMPLES)
+        names = {result.key: result.name for result in board.boards}
+
+        def name_of(key: BoardKey | None) -> str:
+            if key is None:
+                return ALL_GAMES
+            return names.get(key) or self._names.names([key])[key]
+
+        retros: dict[BoardKey, list[MatchRetro]] = defaultdict(list)
+        for entry in shown:
+            if entry.retro is not None:
+                retros[entry.played.board].append(entry.retro)
+        procedural = {(key, summary.model): summary.values for key, found in retros.items()
+                      for summary in summarize_procedural(found, self.registry)}
         models = grouped(self._totals, source, game, human=False)
         if game == ALL_GAMES:
             metrics: dict[str, dict[str, float | None]] = defaultdict(dict)
-            for (game_id, model), values in procedural.items():
-                metrics[model].update({f"{game_id}:{name}": value for name, value in values.items()})
-            rows = model_rows(models, lambda _game, model: metrics.get(model, {}))
+            for (key, model), values in procedural.items():
+                metrics[model].update({f"{name_of(key)}:{name}": value for name, value in values.items()})
+            rows = model_rows(models, lambda _board, model: metrics.get(model, {}), name_of)
         else:
-            rows = model_rows(models, lambda game_id, model: procedural.get((game_id, model), {}))
+            rows = model_rows(models, lambda key, model: procedural.get((key, model), {}) if key else {}, name_of)
         return LeaderboardView(game=game, source=source, rows=rows,
-                               people=people_rows(grouped(self._totals, source, game, human=True)))
+                               people=people_rows(grouped(self._totals, source, game, human=True), name_of),
+                               overall=_ratings(board.overall), overall_baselines=_ratings(board.overall_baselines),
+                               boards=_boards(board), copies=copies, notes=leaderboard_notes(board))
 
     def _statistics(self) -> StatsView:
         by_game: dict[str, list[bool]] = defaultdict(list)
@@ -277,6 +337,8 @@ class BoardState:
         self._retro_outputs = self.store.all_retro_outputs()
         self._finished = {}
         self._totals = defaultdict(Tally)
+        self._counted = set()
+        self._copies = {}
         self._sessions = {}
         self._read_matches(session, None)
         self._version = version
@@ -300,54 +362,140 @@ class BoardState:
             seats: dict[str, list[Any]] = defaultdict(list)
             query = (select(SeatRow.match_id, SeatRow.seat, SeatRow.player_kind, SeatRow.model,
                             SeatRow.prompt_variant, SeatRow.evaluated)
-                     .join(StoredMatch, SeatRow.match_id == StoredMatch.id).where(*finished))
+                     .join(StoredMatch, SeatRow.match_id == StoredMatch.id).where(*finished)
+                     .order_by(SeatRow.match_id, SeatRow.position))
             for seat_row in session.execute(query if where is None else query.where(StoredMatch.id.in_(where))):
                 seats[seat_row[0]].append(seat_row)
+            roles: dict[str, list[RoleAssignment]] = defaultdict(list)
+            query = (select(RoleRow.match_id, RoleRow.role, RoleRow.player_kind, RoleRow.model, RoleRow.seat)
+                     .join(StoredMatch, RoleRow.match_id == StoredMatch.id).where(*finished)
+                     .order_by(RoleRow.match_id, RoleRow.position))
+            for match_id, role, kind, model, seat in session.execute(query if where is None else
+                                                                     query.where(StoredMatch.id.in_(where))):
+                roles[match_id].append(RoleAssignment(role=role, player_kind=kind, model=model, seat=seat))
             query = (select(StoredMatch.id, StoredMatch.run_id, StoredMatch.game, StoredMatch.level,
-                            cast(StoredMatch.outcome, Text), cast(StoredMatch.spec, Text)).where(*finished))
+                            cast(StoredMatch.outcome, Text), cast(StoredMatch.spec, Text), StoredMatch.created_at)
+                     .where(*finished))
+            rows = list(session.execute(query if where is None else query.where(StoredMatch.id.in_(where))))
+            self._read_run_configs(session, {row[1] for row in rows if row[1] is not None})
             reading = _Reading()
-            for match_row in session.execute(query if where is None else query.where(StoredMatch.id.in_(where))):
-                self._add_finished(match_row, seats.get(match_row[0], []), reading)
+            for match_row in rows:
+                self._add_finished(match_row, seats.get(match_row[0], []), roles.get(match_row[0], []), reading)
 
-    def _add_finished(self, match_row: Any, seats: Sequence[Any], reading: _Reading) -> None:
-        """A finished match from its row and its seats' rows: its tallies and scored retrospective outputs."""
-        match_id, run_id, game_id, level, outcome_text, spec_text = match_row
+    def _read_run_configs(self, session: Session, run_ids: set[str]) -> None:
+        """The recorded configuration of each run not read yet (``None`` for a run stored without one)."""
+        missing = sorted(run_ids - self._run_configs.keys())
+        for start in range(0, len(missing), 500):
+            for run_id, config in session.execute(select(RunRow.id, RunRow.config)
+                                                  .where(RunRow.id.in_(missing[start:start + 500]))):
+                try:
+                    self._run_configs[run_id] = RunConfig.model_validate(config)
+                except ValidationError:
+                    self._run_configs[run_id] = None
+
+    def _add_finished(self, match_row: Any, seats: Sequence[Any], roles: Sequence[RoleAssignment],
+                      reading: _Reading) -> None:
+        """A finished match from its row, its seats' and its roles' rows: its tallies on its board, its scored
+        retrospective outputs and what its ratings need; counted unless it is a copy."""
+        match_id, run_id, game_id, level, outcome_text, spec_text, created_at = match_row
         if game_id not in self.registry.ids():
             return
         game = self.registry.get(game_id)
         gone = self._left.get(match_id, frozenset())
         live = run_id is None
+        spec_data: dict[str, Any] = json.loads(spec_text)
         spec: MatchSpec | None = None
-        tallies: list[tuple[TallyKey, Tally]] = []
-        for _, seat, kind, model, variant, evaluated in seats:
-            if seat in gone:
-                continue
-            human = kind == "human"
-            if not human and not evaluated:
-                if evaluated is not None:
-                    continue
+        assignments: list[SeatAssignment] = []
+        played_seats: list[PlayedSeat] = []
+        for _, seat, kind, model, variant, recorded in seats:
+            assignment = SeatAssignment(seat=seat, player_kind=kind, model=model, prompt_variant=variant,
+                                        evaluated=recorded)
+            evaluated = recorded
+            if evaluated is None:  # a log of schema version 1: the game says
                 spec = spec or MatchSpec.model_validate_json(spec_text)
-                assignment = SeatAssignment(seat=seat, player_kind=kind, model=model, prompt_variant=variant)
-                if not seat_evaluated(game, spec, assignment):
-                    continue
-            player = PEOPLE if human else (model or kind)
-            tallies.append((TallyKey(live, human, game_id, seat if human else player),
-                            reading.tally(game_id, level, outcome_text, seat, variant)))
+                evaluated = seat_evaluated(game, spec, assignment)
+            assignments.append(assignment)
+            played_seats.append(PlayedSeat(seat=seat, kind=kind, model=model, evaluated=bool(evaluated),
+                                           left=seat in gone))
+        config = self._run_configs.get(run_id) if run_id is not None else None
+        key = board_key(game, level=level, params=spec_data.get("params") or {}, roles=roles,
+                        calibrated=tuple(spec_data.get("thresholds") or ()),
+                        run_options=dict(config.options.get(game_id, {})) if config is not None else None)
+        tallies: list[tuple[TallyKey, Tally]] = []
+        for entry in played_seats:
+            if entry.left or (not entry.human and not entry.evaluated):
+                continue
+            name = entry.seat if entry.human else (entry.model or entry.kind)
+            variant = next(a.prompt_variant for a in assignments if a.seat == entry.seat)
+            tallies.append((TallyKey(live, entry.human, game_id, name, key),
+                            reading.tally(game_id, level, outcome_text, entry.seat, variant)))
         if not tallies:
             return
         outputs = self._retro_outputs.get(match_id)
-        with_model = any(not key.human for key, _ in tallies)
+        with_model = any(not tally_key.human for tally_key, _ in tallies)
         retro = score_retro(game, self.store.get_match(match_id), outputs) if outputs and with_model else None
-        self._finished[match_id] = _Finished(live, tuple(tallies), retro)
-        for key, tally in tallies:
-            self._totals[key].add(tally)
+        played = PlayedMatch(id=match_id, board=key, outcome=reading.outcome(outcome_text), seats=tuple(played_seats),
+                             source=source_of(match_id, run_id),
+                             copy=copy_key(key, spec_data, assignments, roles,
+                                           config.temperature if config is not None else None),
+                             order=(created_at.isoformat(), match_id))
+        self._finished[match_id] = _Finished(live, tuple(tallies), retro, played)
+        if played.copy is None:
+            self._count(match_id, True)
+        else:
+            self._copies.setdefault(played.copy, {})[match_id] = (played.order, played.source)
+            self._settle(played.copy)
+
+    def _count(self, match_id: str, counts: bool) -> None:
+        """Put a match's tallies in the totals, or take them out, when that changes."""
+        if counts == (match_id in self._counted):
+            return
+        entry = self._finished[match_id]
+        for key, tally in entry.tallies:
+            self._totals[key].add(tally, 1 if counts else -1)
+        if counts:
+            self._counted.add(match_id)
+        else:
+            self._counted.discard(match_id)
+
+    def _settle(self, copy: str) -> None:
+        """Count the matches of the first source that played the copy key's match, and none of the others'."""
+        group = self._copies.get(copy, {})
+        if not group:
+            self._copies.pop(copy, None)
+            return
+        first = min(group.values())[1]
+        for match_id, (_, source) in group.items():
+            self._count(match_id, source == first)
 
     def _drop(self, match_id: str) -> None:
         self._sessions.pop(match_id, None)
-        entry = self._finished.pop(match_id, None)
-        if entry is not None:
-            for key, tally in entry.tallies:
-                self._totals[key].add(tally, -1)
+        if match_id not in self._finished:
+            return
+        self._count(match_id, False)
+        entry = self._finished.pop(match_id)
+        copy = entry.played.copy
+        if copy is not None:
+            self._copies.get(copy, {}).pop(match_id, None)
+            self._settle(copy)
+
+
+def _ratings(rows: Sequence[RatedPlayer]) -> list[RatingRow]:
+    ranked = ranks(rows)
+    return [RatingRow(model=row.player, rating=row.rating, low=row.low, high=row.high, matches=row.matches,
+                      rank=ranked[row.player][0], tied=ranked[row.player][1]) for row in rows]
+
+
+def _boards(board: Leaderboard) -> list[BoardView]:
+    return [BoardView(
+        board=result.name, game=result.game, level=result.key.level, matches=result.matches, rated=result.rated,
+        ratings=_ratings(result.ratings), baselines=_ratings(result.baseline_ratings),
+        rates=[RateRow(player=row.player, baseline=row.baseline, rate=row.rate, low=row.low, high=row.high, n=row.n,
+                       clustered=row.clustered, not_above_chance=row.player in result.not_above_chance)
+               for row in result.rates],
+        people=[PeopleRateRow(label=row.label, seat=row.seat, rate=row.rate, low=row.low, high=row.high, n=row.n)
+                for row in result.people])
+        for result in board.boards]
 
 
 def _chunks(match_ids: Iterable[str] | None) -> Iterable[list[str] | None]:

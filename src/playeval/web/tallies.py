@@ -1,10 +1,11 @@
-"""The leaderboard's numbers as sums: one tally per (source, person or model, game, model or seat).
+"""The leaderboard's numbers as sums: one tally per (source, person or model, board, model or seat).
 
 Every number a leaderboard row shows is a sum over the seats it counts (matches, scored seats, wins, rounds of
 the played ones, forfeits, aborted matches), so a finished match adds its seats' tallies once and the rows are
 read off the totals, whatever the number of stored matches. A seat is scored as ``analysis.outcomes`` scores it
 (``MatchRow.won``: a seat's own forfeit is a loss, an aborted match scores nobody), so the rows are the ones
-``analysis.summarize`` gives for the same seats.
+``analysis.summarize`` gives for the same seats. A board is a game with its configuration
+(``analysis.boards``): rows are per board, or per model over every board on the all-games leaderboard.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from playeval.analysis import MatchRow
+from playeval.analysis.boards import BoardKey
 from playeval.analysis.intervals import wilson_interval
 from playeval.web.views import ModelRow, PeopleRow
 
@@ -24,12 +26,14 @@ ALL_GAMES = "all"
 
 @dataclass(frozen=True)
 class TallyKey:
-    """Whose tally: a live (arena or terminal) or batch match, people or a model, the game, the model or seat."""
+    """Whose tally: a live (arena or terminal) or batch match, people or a model, the board (its game's id in
+    ``game``), the model or seat."""
 
     live: bool
     human: bool
     game: str
     name: str
+    board: BoardKey | None = None
 
 
 @dataclass
@@ -78,41 +82,47 @@ def counted(key: TallyKey, source: Source, game: str) -> bool:
     return game == ALL_GAMES or key.game == game
 
 
-def grouped(totals: Mapping[TallyKey, Tally], source: Source, game: str,
-            *, human: bool) -> dict[tuple[str, str], Tally]:
-    """The totals a board shows, per (game, model) for models (the game ``all`` on the all-games board) or per
-    (game, seat) for people."""
-    found: dict[tuple[str, str], Tally] = defaultdict(Tally)
+Group = tuple[str, BoardKey | None, str]
+"""(game or ``all``, board or ``None`` on the all-games row, model or seat)."""
+
+
+def grouped(totals: Mapping[TallyKey, Tally], source: Source, game: str, *, human: bool) -> dict[Group, Tally]:
+    """The totals a board shows, per (board, model) for models (per model over every board, game ``all``, on the
+    all-games board) or per (board, seat) for people."""
+    found: dict[Group, Tally] = defaultdict(Tally)
     for key, tally in totals.items():
         if key.human != human or tally.matches == 0 or not counted(key, source, game):
             continue
-        shown_game = ALL_GAMES if game == ALL_GAMES and not human else key.game
-        found[(shown_game, key.name)].add(tally)
+        if game == ALL_GAMES and not human:
+            found[(ALL_GAMES, None, key.name)].add(tally)
+        else:
+            found[(key.game, key.board, key.name)].add(tally)
     return found
 
 
-MetricsOf = Callable[[str, str], Mapping[str, float | None]]
-"""(game, model) -> the procedural metrics shown in that model's row."""
+MetricsOf = Callable[[BoardKey | None, str], Mapping[str, float | None]]
+"""(board, or ``None`` for all games; model) -> the procedural metrics shown in that model's row."""
+NameOf = Callable[[BoardKey | None], str]
 
 
-def model_rows(groups: Mapping[tuple[str, str], Tally], metrics: MetricsOf) -> list[ModelRow]:
-    """One row per model and game, best win rate first."""
+def model_rows(groups: Mapping[Group, Tally], metrics: MetricsOf, name_of: NameOf) -> list[ModelRow]:
+    """One row per model and board, best win rate first."""
     found: list[ModelRow] = []
-    for (game, model), tally in groups.items():
+    for (game, board, model), tally in groups.items():
         low, high = wilson_interval(tally.wins, tally.scored)
-        found.append(ModelRow(game=game, model=model, matches=tally.matches, scored=tally.scored, wins=tally.wins,
-                              win_rate=tally.win_rate, ci_low=low, ci_high=high, avg_rounds=tally.avg_rounds,
-                              forfeits=tally.forfeits, metrics=dict(metrics(game, model))))
-    return sorted(found, key=lambda r: (r.game, -(r.win_rate or 0.0), -r.scored, r.model))
+        found.append(ModelRow(game=game, board=name_of(board), model=model, matches=tally.matches,
+                              scored=tally.scored, wins=tally.wins, win_rate=tally.win_rate, ci_low=low, ci_high=high,
+                              avg_rounds=tally.avg_rounds, forfeits=tally.forfeits,
+                              metrics=dict(metrics(board, model))))
+    return sorted(found, key=lambda r: (r.board, -(r.win_rate or 0.0), -r.scored, r.model))
 
 
-def people_rows(groups: Mapping[tuple[str, str], Tally]) -> list[PeopleRow]:
-    """People's records per game and seat, scored like the models'."""
+def people_rows(groups: Mapping[Group, Tally], name_of: NameOf) -> list[PeopleRow]:
+    """People's records per board and seat, scored like the models'."""
     found: list[PeopleRow] = []
-    for (game, seat), tally in groups.items():
+    for (game, board, seat), tally in groups.items():
         low, high = wilson_interval(tally.wins, tally.scored)
-        found.append(PeopleRow(game=game, seat=seat, matches=tally.matches, scored=tally.scored, wins=tally.wins,
-                               win_rate=tally.win_rate, ci_low=low, ci_high=high, avg_rounds=tally.avg_rounds,
-                               abandoned=tally.aborted))
-    return sorted(found, key=lambda r: (r.game, r.seat))
-
+        found.append(PeopleRow(game=game, board=name_of(board), seat=seat, matches=tally.matches,
+                               scored=tally.scored, wins=tally.wins, win_rate=tally.win_rate, ci_low=low,
+                               ci_high=high, avg_rounds=tally.avg_rounds, abandoned=tally.aborted))
+    return sorted(found, key=lambda r: (r.board, r.seat))

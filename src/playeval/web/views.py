@@ -315,18 +315,75 @@ class _Record(_View):
 
 
 class ModelRow(_Record):
-    """One model on one game (or on all games), with its procedural metrics."""
+    """One model on one board (a game and configuration) or on all games, with its procedural metrics."""
 
     model: str
     forfeits: int
     metrics: dict[str, float | None]
+    board: str = ""
+    """The board's name ("taboo L1 [scoring=guess]"); ``all`` on the all-games row."""
 
 
 class PeopleRow(_Record):
-    """People in one seat of one game, taken together."""
+    """People in one seat of one board, taken together."""
 
     seat: str
     abandoned: int
+    board: str = ""
+
+
+class RatingRow(_View):
+    """A player's Bradley-Terry rating on a board or overall, with its bootstrap 95% interval over matches."""
+
+    model: str
+    rating: float
+    low: float
+    high: float
+    matches: int
+    rank: int
+    """1 plus the players whose interval lies wholly above this one's: players that cannot be told apart share it."""
+    tied: bool
+    """The interval overlaps another player's: shown as a tie."""
+
+
+class RateRow(_View):
+    """A model's or baseline's win rate on a board, with its 95% interval over ``n`` matches."""
+
+    player: str
+    baseline: bool
+    rate: float
+    low: float
+    high: float
+    n: int
+    clustered: bool
+    """The interval is a cluster bootstrap over matches (several seats of a table), not Wilson's."""
+    not_above_chance: bool
+    """A model whose interval overlaps the random baseline's on this board."""
+
+
+class PeopleRateRow(_View):
+    """People's seat of a board, pooled over people, from the arena: never rated."""
+
+    label: str
+    seat: str
+    rate: float
+    low: float
+    high: float
+    n: int
+
+
+class BoardView(_View):
+    """One board: a game and the configuration its matches were played under."""
+
+    board: str
+    game: str
+    level: int
+    matches: int
+    rated: int
+    ratings: list[RatingRow]
+    baselines: list[RatingRow]
+    rates: list[RateRow]
+    people: list[PeopleRateRow]
 
 
 class LeaderboardView(_View):
@@ -334,6 +391,13 @@ class LeaderboardView(_View):
     source: str
     rows: list[ModelRow]
     people: list[PeopleRow]
+    overall: list[RatingRow] = []
+    """The models' ratings over the boards shown, each board weighing the same."""
+    overall_baselines: list[RatingRow] = []
+    boards: list[BoardView] = []
+    copies: int = 0
+    """Stored matches left out as copies of a match an earlier run played."""
+    notes: list[str] = []
 
 
 class GameStats(_View):

@@ -73,7 +73,7 @@ document.addEventListener("DOMContentLoaded", () => {
       }
     }
     const columns = [["#", "num"], ["Model", ""]];
-    if (showGame) columns.push(["Game", ""]);
+    if (showGame) columns.push(["Board", ""]);
     columns.push(["Games", "num"], ["Wins", "num"], ["Win rate (95% interval)", ""], ["Avg rounds", "num"],
       ["Forfeits", "num"], ...metricNames.map((name) => [metricLabel(name), "num"]));
     for (const [name, className] of columns) head.append(el("th", { text: name, className, attrs: { scope: "col" } }));
@@ -83,7 +83,7 @@ document.addEventListener("DOMContentLoaded", () => {
         el("td", { className: "num", text: String(index + 1) }),
         el("th", { className: "model", text: row.model, attrs: { scope: "row" } }),
       ];
-      if (showGame) cells.push(el("td", { text: row.game === "all" ? "All games" : gameName(row.game) }));
+      if (showGame) cells.push(el("td", { text: row.board === "all" ? "All games" : row.board || gameName(row.game) }));
       cells.push(
         el("td", { className: "num", text: String(row.matches ?? "—") }),
         el("td", { className: "num", text: String(row.wins ?? "—") }),
@@ -108,13 +108,13 @@ document.addEventListener("DOMContentLoaded", () => {
     const body = document.getElementById("people-body");
     clear(head);
     clear(body);
-    const columns = [["Game", ""], ["As", ""], ["Games", "num"], ["People won", "num"], ["Win rate (95% interval)", ""],
+    const columns = [["Board", ""], ["As", ""], ["Games", "num"], ["People won", "num"], ["Win rate (95% interval)", ""],
       ["Avg rounds", "num"], ["Abandoned", "num"]];
     for (const [name, className] of columns) head.append(el("th", { text: name, className, attrs: { scope: "col" } }));
     for (const row of rows) {
       body.append(
         el("tr", {}, [
-          el("th", { text: gameName(row.game), attrs: { scope: "row" } }),
+          el("th", { text: row.board || gameName(row.game), attrs: { scope: "row" } }),
           el("td", { text: seatName(row.seat) }),
           el("td", { className: "num", text: String(row.matches) }),
           el("td", { className: "num", text: String(row.wins) }),
@@ -126,6 +126,112 @@ document.addEventListener("DOMContentLoaded", () => {
     }
     document.getElementById("people-empty").hidden = rows.length > 0;
     document.getElementById("people").hidden = rows.length === 0;
+  }
+
+  /** A rank, "=" when the model's interval overlaps another's (a tie). */
+  function rankText(row) {
+    return row.tied ? `${row.rank}=` : String(row.rank);
+  }
+
+  function interval(low, high, digits) {
+    return `${number(low, digits)} – ${number(high, digits)}`;
+  }
+
+  function ratingCells(row) {
+    return [
+      el("td", { className: "num", text: number(row.rating, 0) }),
+      el("td", { className: "num", text: interval(row.low, row.high, 0) }),
+      el("td", { className: "num", text: String(row.matches) }),
+    ];
+  }
+
+  function head(row, names) {
+    clear(row);
+    for (const [name, className] of names) row.append(el("th", { text: name, className, attrs: { scope: "col" } }));
+  }
+
+  function renderOverall(data) {
+    const rows = [...(data.overall || []), ...(data.overall_baselines || [])];
+    head(document.getElementById("overall-head"), [["#", "num"], ["Model", ""], ["Rating", "num"],
+      ["95% interval", "num"], ["Games", "num"], ["", ""]]);
+    const body = document.getElementById("overall-body");
+    clear(body);
+    const baselines = new Set((data.overall_baselines || []).map((row) => row.model));
+    for (const row of rows) {
+      const baseline = baselines.has(row.model);
+      body.append(el("tr", {}, [
+        el("td", { className: "num", text: baseline ? "—" : rankText(row) }),
+        el("th", { className: "model", text: row.model, attrs: { scope: "row" } }),
+        ...ratingCells(row),
+        el("td", { text: baseline ? "baseline" : "" }),
+      ]));
+    }
+    document.getElementById("overall").hidden = rows.length === 0;
+    document.getElementById("ratings-empty").hidden = rows.length > 0;
+  }
+
+  /** One board: its models by rating, models with a win rate only, its baselines, then people. */
+  function boardTable(board) {
+    const rates = new Map((board.rates || []).map((row) => [row.player, row]));
+    const table = el("table", { className: "table" });
+    table.append(el("caption", { text: `${board.board} · ${board.matches} games` }));
+    const headRow = el("tr");
+    head(headRow, [["#", "num"], ["Player", ""], ["Rating", "num"], ["95% interval", "num"], ["Games", "num"],
+      ["Win rate (95% interval)", ""], ["", ""]]);
+    table.append(el("thead", {}, [headRow]));
+    const body = el("tbody");
+    const rateOf = (player) => {
+      const rate = rates.get(player);
+      return rate ? rateCell({ win_rate: rate.rate, ci_low: rate.low, ci_high: rate.high }) : el("td", { text: "—" });
+    };
+    const mark = (player) => {
+      const rate = rates.get(player);
+      return el("td", { text: rate && rate.not_above_chance ? "not above chance" : "" });
+    };
+    const shown = new Set();
+    for (const row of board.ratings || []) {
+      shown.add(row.model);
+      body.append(el("tr", {}, [el("td", { className: "num", text: rankText(row) }),
+        el("th", { className: "model", text: row.model, attrs: { scope: "row" } }), ...ratingCells(row),
+        rateOf(row.model), mark(row.model)]));
+    }
+    const unrated = (board.rates || []).filter((row) => !row.baseline && !shown.has(row.player));
+    for (const row of unrated) {
+      body.append(el("tr", {}, [el("td", { className: "num", text: "—" }),
+        el("th", { className: "model", text: row.player, attrs: { scope: "row" } }),
+        el("td", { text: "—" }), el("td", { text: "—" }), el("td", { className: "num", text: String(row.n) }),
+        rateOf(row.player), mark(row.player)]));
+    }
+    const ratedBaselines = new Map((board.baselines || []).map((row) => [row.model, row]));
+    const baselineNames = [...new Set([...ratedBaselines.keys(),
+      ...(board.rates || []).filter((row) => row.baseline).map((row) => row.player)])];
+    for (const name of baselineNames) {
+      const rated = ratedBaselines.get(name);
+      body.append(el("tr", { className: "baseline" }, [el("td", { className: "num", text: "—" }),
+        el("th", { className: "model", text: name, attrs: { scope: "row" } }),
+        ...(rated ? ratingCells(rated) : [el("td", { text: "—" }), el("td", { text: "—" }), el("td", { text: "—" })]),
+        rateOf(name), el("td", { text: "baseline" })]));
+    }
+    for (const person of board.people || []) {
+      body.append(el("tr", { className: "people" }, [el("td", { className: "num", text: "—" }),
+        el("th", { text: `${person.label} (as ${seatName(person.seat).toLowerCase()})`, attrs: { scope: "row" } }),
+        el("td", { text: "—" }), el("td", { text: "—" }), el("td", { className: "num", text: String(person.n) }),
+        rateCell({ win_rate: person.rate, ci_low: person.low, ci_high: person.high }),
+        el("td", { text: "not rated" })]));
+    }
+    table.append(body);
+    return el("div", { className: "table-wrap", attrs: { tabindex: "0", role: "region", "aria-label": board.board } },
+      [table]);
+  }
+
+  function renderBoards(data) {
+    const boards = document.getElementById("boards");
+    clear(boards);
+    for (const board of data.boards || []) boards.append(boardTable(board));
+    const notes = document.getElementById("board-notes");
+    clear(notes);
+    for (const note of data.notes || []) notes.append(el("li", { text: note }));
+    notes.hidden = !(data.boards || []).length;
   }
 
   async function load() {
@@ -144,7 +250,9 @@ document.addEventListener("DOMContentLoaded", () => {
     }
     error.hidden = true;
     const rows = result.data.rows || [];
-    renderModels(rows, game === "all" && rows.some((row) => row.game !== "all"));
+    renderOverall(result.data);
+    renderBoards(result.data);
+    renderModels(rows, rows.some((row) => row.board && row.board !== "all"));
     renderPeople(result.data.people || []);
   }
 
