@@ -9,9 +9,10 @@ from rich.table import Table
 from playeval.analysis import match_rows, summarize
 from playeval.analysis.load import ModelCost, run_costs
 from playeval.analysis.sides import team_games
+from playeval.analysis.verdict_accuracy import verdict_rows, verdict_tables
 from playeval.analysis.verdict_sources import run_verdict_sources, verdict_lines
 from playeval.cli.console import db_option, print_table, stdout
-from playeval.cli.team_tables import print_counts
+from playeval.cli.team_tables import print_counts, print_result_table
 from playeval.core.registry import default_registry
 from playeval.engine import interruption_lines, require_run
 from playeval.engine.batch import recorded_config
@@ -73,6 +74,9 @@ def print_results(store: Store, run_id: str) -> None:
                           + "; ".join(f"{game}: {info.label}" for game, info in scores.items()) + ".")
     for game in team_games(default_registry(), [result.game for result in results]):
         print_counts(store, run_id, game)
+    for verdicts in verdict_tables(verdict_rows(store, run_id, registry),
+                                   lambda game: registry.get(game).presentation.name):
+        print_result_table(console, verdicts)
     for line in verdict_lines(recorded_config(store, run_id), run_verdict_sources(store, run_id)):
         console.print(line, markup=False)
     print_costs(run_costs(store, run_id))
