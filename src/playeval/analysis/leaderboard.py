@@ -28,7 +28,7 @@ from typing import Any
 
 from playeval.analysis.boards import BoardKey, Boards, board_key
 from playeval.analysis.bradley_terry import DEFAULT_RESAMPLES, MatchComparisons, RatedPlayer, rate
-from playeval.analysis.intervals import bootstrap_interval, wilson_interval
+from playeval.analysis.intervals import cluster_rate_interval, wilson_interval
 from playeval.analysis.played import (
     PlayedMatch,
     PlayedSeat,
@@ -305,11 +305,9 @@ def _win_rate(player: str, per_match: Sequence[tuple[int, int]], seed: int) -> W
     wins, seats = sum(w for w, _ in per_match), sum(s for _, s in per_match)
     clustered = any(s > 1 for _, s in per_match)
     if clustered:
-        def share(sample: Sequence[tuple[int, int]]) -> float | None:
-            total = sum(s for _, s in sample)
-            return sum(w for w, _ in sample) / total if total else None
-
-        low, high = bootstrap_interval(per_match, share, resamples=RATE_RESAMPLES, seed=seed)
+        # the same cluster bootstrap as results and the report, with its fallback where every match gave the same
+        # share (resampling such matches shows no spread at all)
+        low, high = cluster_rate_interval(per_match, resamples=RATE_RESAMPLES, seed=seed)
     else:
         low, high = wilson_interval(wins, seats)
     value = wins / seats

@@ -12,9 +12,10 @@ from playeval.analysis.load import ModelCost, run_costs
 from playeval.analysis.outcomes import ModelResult, unscored_text
 from playeval.analysis.rule_games import rule_game_rows
 from playeval.analysis.sides import team_games
+from playeval.analysis.verdict_accuracy import verdict_rows, verdict_tables
 from playeval.analysis.verdict_sources import run_verdict_sources, verdict_lines
 from playeval.cli.console import db_option, print_table, stdout
-from playeval.cli.team_tables import print_counts
+from playeval.cli.team_tables import print_counts, print_result_table
 from playeval.core.baselines import is_baseline
 from playeval.core.registry import default_registry
 from playeval.engine import interruption_lines, require_run
@@ -110,6 +111,9 @@ def print_results(store: Store, run_id: str) -> None:
     for game in team_games(default_registry(), [result.game for result in results]):
         print_counts(store, run_id, game)
     print_check_chance(store, run_id)
+    for accuracy in verdict_tables(verdict_rows(store, run_id, registry),
+                                   lambda game: registry.get(game).presentation.name):
+        print_result_table(console, accuracy)
     for line in verdict_lines(recorded_config(store, run_id), run_verdict_sources(store, run_id)):
         console.print(line, markup=False)
     print_costs(run_costs(store, run_id))

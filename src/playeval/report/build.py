@@ -21,6 +21,7 @@ from playeval.analysis.ratings import elo_intervals, order_check
 from playeval.analysis.retro import point_seat
 from playeval.analysis.rule_games import rule_game_rows
 from playeval.analysis.sides import elo_games, elo_rule, stored_matches, summarize_sides, team_analysis, team_games
+from playeval.analysis.verdict_accuracy import verdict_rows, verdict_tables
 from playeval.analysis.verdict_sources import run_verdict_sources, verdict_lines
 from playeval.core.game import Game, RetroGame, seat_evaluated
 from playeval.core.info import score_line
@@ -112,6 +113,8 @@ def build_report(store: Store, run_id: str, registry: GameRegistry) -> ReportDat
         notes=tuple(notes),
         rule_games=tuple(rule_game_rows(store, run_id, registry)),
         teams=tuple(_team_reports(store, run_id, registry, played)),
+        verdicts=verdict_tables(verdict_rows(store, run_id, registry),
+                                lambda game: registry.get(game).presentation.name),
         games={game: _facts(registry.get(game)) for game in played if game in registry.ids()},
         costs=tuple(run_costs(store, run_id)),
         leaderboard=board if board.scored else None,

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from playeval.analysis import ModelResult, ProceduralSummary, Profile
+from playeval.analysis.cells import ResultTable
 from playeval.analysis.leaderboard import Leaderboard
 from playeval.analysis.load import ModelCost
 from playeval.analysis.ratings import OrderCheck, RatedModel
@@ -190,6 +191,8 @@ class ReportData:
     (``analysis.rule_games``)."""
     teams: tuple[TeamReport, ...] = ()
     """Each team game's side tables, category rates, own tables and team Elo (``analysis.sides``)."""
+    verdicts: tuple[ResultTable, ...] = ()
+    """Each two-sided verdict game's accuracy beside its balanced accuracy (``analysis.verdict_accuracy``)."""
     games: Mapping[str, GameFacts] = field(default_factory=dict)
     """Per game of the run: its declared name, score label and plots (a game missing here is named by its id)."""
     costs: tuple[ModelCost, ...] = ()

@@ -24,6 +24,7 @@ from playeval.report.tables import (
     models_of,
     outcome_table,
     procedural_tables,
+    result_table,
     rule_game_tables,
     team_sections,
 )
@@ -64,7 +65,7 @@ def write_report(data: ReportData, out_dir: Path) -> ReportFiles:
 
     links = transcript_paths(data.transcripts)
     outcomes, procedural = outcome_table(data), procedural_tables(data)
-    rules = rule_game_tables(data)
+    rules = [*rule_game_tables(data), *(result_table(table) for table in data.verdicts)]
     teams = team_sections(data)
     capability, matches = capability_table(data), matches_table(data, links)
     costs = cost_table(data)

@@ -1,6 +1,6 @@
 """Akinator: the model asks yes/no questions to find a secret object."""
 
-from playeval.games.akinator.data import SECRET_SETS, load_secrets
+from playeval.games.akinator.data import SECRET_SETS, SPLIT_SETS, load_secrets
 from playeval.games.akinator.rules import (
            ANSWERER,
            FULL_ANSWERS,
@@ -12,5 +12,5 @@ from playeval.games.akinator.rules import (
            AkinatorState,
 )
 
-__all__ = ["ANSWERER", "FULL_ANSWERS", "GUESSER", "JUDGE", "LIMITS", "SECRET_SETS", "STRICT_ANSWERS", "Akinator",
-           "AkinatorState", "load_secrets"]
+__all__ = ["ANSWERER", "FULL_ANSWERS", "GUESSER", "JUDGE", "LIMITS", "SECRET_SETS", "SPLIT_SETS", "STRICT_ANSWERS",
+           "Akinator", "AkinatorState", "load_secrets"]

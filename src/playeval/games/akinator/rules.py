@@ -25,6 +25,7 @@ from types import MappingProxyType
 from typing import Any, ClassVar, Literal
 
 from playeval.core.ask import Ask, OutputConstraint
+from playeval.core.baselines import NAIVE, RANDOM, BaselineInfo
 from playeval.core.errors import ConfigError, FormatError, RuleViolation
 from playeval.core.game import GameBase, JudgeCase, RetroOutput, RetroPoint, RetroScore
 from playeval.core.info import (
@@ -48,8 +49,15 @@ from playeval.core.normalize import normalize_name, same_name
 from playeval.core.rng import derive_seed
 from playeval.core.verdicts import VerdictQuestion
 from playeval.games.akinator import prompts
-from playeval.games.akinator.baselines import ListGuesser, OracleAnswerer
-from playeval.games.akinator.data import load_secrets
+from playeval.games.akinator.baselines import (
+    NAIVE_QUESTIONS,
+    ListGuesser,
+    NaiveGuesser,
+    OracleAnswerer,
+    OracleGuesser,
+    RandomGuesser,
+)
+from playeval.games.akinator.data import SECRET_SETS, SPLIT_SETS, load_secrets
 from playeval.metrics.retro import candidate_metrics, score_candidates
 
 GUESSER = "guesser"
@@ -102,6 +110,13 @@ def _names_nothing(guess: str) -> bool:
     """A placeholder left unfilled ("the object", "something"): the reply is not a guess at all."""
     name = normalize_name(guess)
     return not name or name in _PLACEHOLDERS
+
+
+def guessable(obj: str) -> bool:
+    """Whether a guess naming ``obj`` is accepted whatever the secret is: it names something, one thing, and fits
+    the grammar (no question mark, one line). A baseline guesses only such objects: it cannot know when naming two
+    is the secret's own name."""
+    return not _names_nothing(obj) and not _TWO_OBJECTS.search(obj) and "\n" not in obj
 
 
 def is_category(guess: str) -> bool:
@@ -292,7 +307,15 @@ class Akinator(GameBase):
         LevelInfo(level=2, description="18 turns; same answers"),
         LevelInfo(level=3, description="16 turns; answers only Yes/No/Don't know"),
     )
-    secret_sets: ClassVar[tuple[str, ...]] = ("everyday", "set1", "set2")
+    secret_sets: ClassVar[tuple[str, ...]] = SECRET_SETS
+    split_sets: ClassVar[tuple[str, str] | None] = SPLIT_SETS
+    """The paper's Set 1, and Set 2 less the objects Set 1 also holds (``data.load_secrets``)."""
+    baselines: ClassVar[tuple[BaselineInfo, ...]] = (
+        BaselineInfo(name=RANDOM, description="asks yes/no questions drawn from a fixed list and, on about one "
+                                              "turn in four, guesses an object drawn from the match's secret set"),
+        BaselineInfo(name=NAIVE, description=f"asks the same {NAIVE_QUESTIONS} questions in the same order, then "
+                                             "guesses the secret set's objects in the set's order"),
+    )
     person_inputs: ClassVar[tuple[PersonInput, ...]] = (
         PersonInput(key="secret", seat=ANSWERER, prompt="Your secret object (hidden, never shown to the model)",
                     hidden=True, required=False, max_chars=MAX_SECRET_CHARS),
@@ -563,12 +586,33 @@ class Akinator(GameBase):
         """Recall of the secret in the guesser's candidate lists; the disparity ratio of its questions' splits."""
         return score_candidates(outputs, spec.hidden("secret") or "", disparity=True)
 
-    def scripted_player(self, party: str, spec: MatchSpec) -> OracleAnswerer | ListGuesser:
+    def scripted_player(self, party: str, spec: MatchSpec) -> OracleAnswerer | OracleGuesser | ListGuesser:
+        """The answerer and the judge answer as the secret says; the guesser is the game's strong player
+        (``core.scripted``): it reads the secret and names it on its fourth turn (:class:`OracleGuesser`). With no
+        secret to read (a person keeps it in their head) it guesses objects of the set in a seeded order."""
         if party == ANSWERER or panel_role(party) == JUDGE:
             return OracleAnswerer(spec.hidden("secret") or "")
+        if party != GUESSER:
+            raise ConfigError(f"akinator has no seat or role {party!r}")
+        secret = spec.hidden("secret")
+        if secret and not _names_nothing(secret) and "?" not in secret and "\n" not in secret:  # it can be named
+            return OracleGuesser(secret)
         rng = random.Random(derive_seed(spec.seed, "scripted guesser"))  # independent of the draw of the secret
         pool = list(load_secrets(str(spec.params.get("secret_set", "everyday"))))
         return ListGuesser(rng.sample(pool, k=min(len(pool), LIMITS[spec.level])))
+
+    def baseline_player(self, name: str, party: str, spec: MatchSpec) -> RandomGuesser | NaiveGuesser:
+        """The guesser's baselines (``baselines``), made from the public params alone: the secret set's objects
+        that a guess may name whatever the secret (:func:`guessable`), never the secret."""
+        if party != GUESSER:
+            raise ConfigError(f"akinator's baseline players hold the guesser's seat, not {party!r}")
+        candidates = tuple(obj for obj in load_secrets(str(spec.params.get("secret_set", "everyday")))
+                           if guessable(obj))
+        if name == RANDOM:
+            return RandomGuesser(spec, candidates)
+        if name == NAIVE:
+            return NaiveGuesser(candidates)
+        raise ConfigError(f"akinator has no baseline player {name!r}")
 
     def transcript(self, state: AkinatorState) -> Sequence[tuple[str, str]]:
         lines: list[tuple[str, str]] = []

@@ -1,7 +1,7 @@
 """Bluffing: a player makes a statement about themselves; the model questions them and judges its truth."""
 
-from playeval.games.bluffing.baselines import ScriptedBluffer, ScriptedQuestioner
-from playeval.games.bluffing.data import STATEMENT_SETS, Persona, load_personas, load_statements
+from playeval.games.bluffing.baselines import NaiveQuestioner, RandomQuestioner, ScriptedBluffer, ScriptedQuestioner
+from playeval.games.bluffing.data import SPLIT_SETS, STATEMENT_SETS, Persona, load_personas, load_statements
 from playeval.games.bluffing.rules import (
     BLUFFER,
     LIMIT,
@@ -12,5 +12,6 @@ from playeval.games.bluffing.rules import (
     Exchange,
 )
 
-__all__ = ["BLUFFER", "LIMIT", "QUESTIONER", "STATEMENT_SETS", "TRUTHS", "Bluffing", "BluffingState", "Exchange",
-           "Persona", "ScriptedBluffer", "ScriptedQuestioner", "load_personas", "load_statements"]
+__all__ = ["BLUFFER", "LIMIT", "QUESTIONER", "SPLIT_SETS", "STATEMENT_SETS", "TRUTHS", "Bluffing", "BluffingState",
+           "Exchange", "NaiveQuestioner", "Persona", "RandomQuestioner", "ScriptedBluffer", "ScriptedQuestioner",
+           "load_personas", "load_statements"]

@@ -1,4 +1,9 @@
-"""Loading the statement sets and personas shipped with the package (see data/PROVENANCE.md)."""
+"""Loading the statement sets and personas shipped with the package (see data/PROVENANCE.md).
+
+``half1`` and ``half2`` split ``ours`` in two halves that share no statement (``Bluffing.split_sets``, for a
+held-out comparison): the statements grouped by topic, then every other one, so both halves hold 41 statements and
+every topic splits evenly, or within one statement.
+"""
 
 from __future__ import annotations
 
@@ -10,7 +15,9 @@ from typing import Any
 
 from playeval.core.errors import ConfigError
 
-STATEMENT_SETS = ("ours", "set1", "set2")
+STATEMENT_SETS = ("ours", "set1", "set2", "half1", "half2")
+SPLIT_SETS = ("half1", "half2")
+"""The two halves of ``ours`` (``Game.split_sets``)."""
 
 
 @dataclass(frozen=True)
@@ -40,11 +47,24 @@ def _read(name: str) -> Any:
 
 @cache
 def load_statements(name: str) -> tuple[str, ...]:
-    """The statements of a named set: ``ours`` (written for playeval), ``set1`` and ``set2`` (the paper's B.2)."""
+    """The statements of a named set: ``ours`` (written for playeval), ``set1`` and ``set2`` (the paper's B.2),
+    ``half1`` and ``half2`` (the halves of ``ours``)."""
     if name not in STATEMENT_SETS:
         raise ConfigError(f"unknown bluffing statement set {name!r}; known: {', '.join(STATEMENT_SETS)}")
+    if name in SPLIT_SETS:
+        return _half(SPLIT_SETS.index(name))
     raw = _read(name)
     return tuple(str(item["statement"] if isinstance(item, dict) else item) for item in raw)
+
+
+def _half(which: int) -> tuple[str, ...]:
+    """Half ``which`` (0 or 1) of ``ours``: its statements grouped by topic (topics in the order they first come,
+    statements in the file's order), then every other one, so each topic splits within one statement."""
+    by_topic: dict[str, list[str]] = {}
+    for item in _read("ours"):
+        by_topic.setdefault(str(item["topic"]), []).append(str(item["statement"]))
+    grouped = [statement for statements in by_topic.values() for statement in statements]
+    return tuple(grouped[which::2])
 
 
 @cache

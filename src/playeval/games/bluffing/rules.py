@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from playeval.core.ask import Ask, OutputConstraint
+from playeval.core.baselines import NAIVE, RANDOM, BaselineInfo
 from playeval.core.errors import ConfigError, FormatError, RuleViolation
 from playeval.core.game import GameBase, RetroOutput, RetroPoint, RetroScore
 from playeval.core.info import Disclosure, LevelInfo, MetricSpec, PersonInput, PlotKind, Presentation, Scalar, SeatInfo
@@ -22,8 +23,8 @@ from playeval.core.match import Action, MatchSpec, Outcome
 from playeval.core.messages import Message, assistant, system, user
 from playeval.core.rng import derive_seed
 from playeval.games.bluffing import parsing, prompts
-from playeval.games.bluffing.baselines import ScriptedBluffer, ScriptedQuestioner
-from playeval.games.bluffing.data import STATEMENT_SETS, load_personas, load_statements
+from playeval.games.bluffing.baselines import NaiveQuestioner, RandomQuestioner, ScriptedBluffer, ScriptedQuestioner
+from playeval.games.bluffing.data import SPLIT_SETS, STATEMENT_SETS, load_personas, load_statements
 from playeval.metrics.retro import score_judgements
 
 QUESTIONER = "questioner"
@@ -86,6 +87,16 @@ class Bluffing(GameBase):
         LevelInfo(level=1, description=f"up to {LIMIT} questions, then a verdict: True or False"),
     )
     secret_sets: ClassVar[tuple[str, ...]] = STATEMENT_SETS
+    split_sets: ClassVar[tuple[str, str] | None] = SPLIT_SETS
+    """The two halves of our own statements (``data.load_statements``)."""
+    baselines: ClassVar[tuple[BaselineInfo, ...]] = (
+        BaselineInfo(name=RANDOM, description="asks questions drawn from a generic list and gives a verdict drawn "
+                                              "at random, on a turn drawn at random"),
+        BaselineInfo(name=NAIVE, description='says "True" at once, whatever the statement'),
+    )
+    verdict_seat: ClassVar[str] = QUESTIONER
+    """The seat whose two-sided verdict (True or False) is scored against the truth (``verdict_truth``): the
+    analysis shows its balanced accuracy beside its accuracy (``analysis.verdict_accuracy``)."""
     person_inputs: ClassVar[tuple[PersonInput, ...]] = (
         PersonInput(key="statement", seat=BLUFFER, prompt="Your statement about yourself (the model will see it)"),
         PersonInput(key="secret", seat=BLUFFER,
@@ -292,12 +303,34 @@ class Bluffing(GameBase):
         return score_judgements(outputs, (spec.hidden("secret") or "").strip().lower() == "true")
 
     def scripted_player(self, seat: str, spec: MatchSpec) -> ScriptedQuestioner | ScriptedBluffer:
+        """The bluffer gives the same answers whatever the truth; the questioner is the game's strong player
+        (``core.scripted``): it asks its five questions, then gives the statement's truth as its verdict. A spec
+        without a truth (none is drawn only in a hand-made spec) gets a verdict drawn from the seed."""
         if seat == BLUFFER:
             return ScriptedBluffer()
         if seat != QUESTIONER:
             raise ConfigError(f"bluffing has no seat {seat!r}")
-        rng = random.Random(derive_seed(spec.seed, "scripted questioner"))  # independent of the draw of the truth
+        truth = self.verdict_truth(spec)
+        if truth is not None:
+            return ScriptedQuestioner(prompts.VERDICTS[0] if truth else prompts.VERDICTS[1])
+        rng = random.Random(derive_seed(spec.seed, "scripted questioner"))
         return ScriptedQuestioner(rng.choice(prompts.VERDICTS))
+
+    def baseline_player(self, name: str, party: str, spec: MatchSpec) -> RandomQuestioner | NaiveQuestioner:
+        """The questioner's baselines (``baselines``); neither reads the truth."""
+        if party != QUESTIONER:
+            raise ConfigError(f"bluffing's baseline players hold the questioner's seat, not {party!r}")
+        if name == RANDOM:
+            return RandomQuestioner(spec)
+        if name == NAIVE:
+            return NaiveQuestioner()
+        raise ConfigError(f"bluffing has no baseline player {name!r}")
+
+    def verdict_truth(self, spec: MatchSpec) -> bool | None:
+        """Whether the statement is true (``None``: the spec holds no readable truth): what the questioner's
+        verdict is scored against."""
+        truth = (spec.hidden("secret") or "").strip().lower()
+        return truth == "true" if truth in TRUTHS else None
 
     def transcript(self, state: BluffingState) -> Sequence[tuple[str, str]]:
         lines: list[tuple[str, str]] = [(BLUFFER, state.statement)]

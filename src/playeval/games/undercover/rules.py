@@ -2,7 +2,8 @@
 
 Seats ``player1`` ... ``playerN`` (``players`` 4-8, default 6; ``undercover`` agents, default 2, fewer than the
 civilians). Each seat sees only its own word, never its side nor another seat's word (everything is revealed at
-the end). A round:
+the end). The pair is drawn from every pair, one category's (``--secret-set CATEGORY``), or one of two halves that
+share no category (``half1``, ``half2``: ``undercover.sets``). A round:
 
 1. Every living seat, in table order starting one seat later each round, says one sentence (at most
    ``MAX_CHARS`` characters, without its word). After each sentence the ``judge`` role scores it for novelty
@@ -61,6 +62,7 @@ from playeval.core import (
     TeamElo,
     TeamInfo,
 )
+from playeval.core.baselines import NAIVE, RANDOM, BaselineInfo
 from playeval.core.info import TWO_THIRDS_OFFSET, panel_member, panel_role
 from playeval.core.messages import system, user
 from playeval.core.normalize import normalize_name
@@ -69,7 +71,8 @@ from playeval.core.votes import plurality
 from playeval.games.undercover import prompts
 from playeval.games.undercover.metrics import model_counts, seat_metrics
 from playeval.games.undercover.panel import undercover_panel
-from playeval.games.undercover.players import ScriptedJudge, ScriptedSeat
+from playeval.games.undercover.players import NaiveSeat, RandomSeat, ScriptedJudge, ScriptedSeat
+from playeval.games.undercover.sets import SECRET_SETS, SPLIT_SETS, set_categories
 from playeval.games.undercover.state import (
     CIVILIAN,
     SCALES,
@@ -208,6 +211,15 @@ class Undercover(GameBase):
     """A refused sentence (a repeat, the word itself) is re-asked as a fresh sampled try: greedy decoding gave the
     local models' refused sentence back word for word on every re-ask, so each refusal became a forfeit."""
     levels: ClassVar[tuple[LevelInfo, ...]] = (LevelInfo(level=1, description="one concept pair per match"),)
+    secret_sets: ClassVar[tuple[str, ...]] = SECRET_SETS
+    """``half1``, ``half2`` and each concept category (``undercover.sets``); none named draws from every pair."""
+    split_sets: ClassVar[tuple[str, str] | None] = SPLIT_SETS
+    baselines: ClassVar[tuple[BaselineInfo, ...]] = (
+        BaselineInfo(name=RANDOM, description="says a sentence drawn from generic ones that fit any word, and "
+                                              "votes for a seat drawn at random"),
+        BaselineInfo(name=NAIVE, description="says it has nothing to add (a sentence that describes nothing), and "
+                                             "votes for a seat drawn at random"),
+    )
     options: ClassVar[tuple[GameOption, ...]] = (
         GameOption(name="players", description="seats at the table", default=6, minimum=4, maximum=MAX_SEATS,
                    seat_count=True),
@@ -244,9 +256,11 @@ class Undercover(GameBase):
         if not 1 <= undercover < players - undercover:
             raise ConfigError(f"undercover needs at least 1 undercover agent and fewer than the civilians: "
                               f"{undercover} of {players} players")
-        pairs = [pair for pair in _load_pairs() if secret_set is None or pair.category == secret_set]
+        drawn_from = None if secret_set is None else set_categories(secret_set)
+        pairs = [pair for pair in _load_pairs() if drawn_from is None or pair.category in drawn_from]
         if not pairs:
-            raise ConfigError(f"undercover has no concept pair in {secret_set!r}")
+            raise ConfigError(f"undercover has no concept pair in {secret_set!r}; its secret sets: "
+                              f"{', '.join(SECRET_SETS)}")
         pair = rng.choice(pairs)
         table = SEATS[:players]
         agents = set(rng.sample(table, undercover))
@@ -572,8 +586,20 @@ class Undercover(GameBase):
         return str(spec.setup.get("pair", {}).get("category", "?"))
 
     def scripted_player(self, party: str, spec: MatchSpec) -> Any:
+        """The judge finds every sentence new, somewhat telling and true; a seat is the game's strong player
+        (``core.scripted``): it reads the sides and votes for a seat of the other side (``players.ScriptedSeat``)."""
         if panel_role(party) == JUDGE:
             return ScriptedJudge()
         if party not in spec.seats:
             raise ConfigError(f"undercover has no seat or role {party!r} in this match")
-        return ScriptedSeat(party)
+        return ScriptedSeat(party, spec.setup.get("sides"))
+
+    def baseline_player(self, name: str, party: str, spec: MatchSpec) -> RandomSeat | NaiveSeat:
+        """A seat's baselines (``baselines``); neither reads a word or a side."""
+        if party not in spec.seats:
+            raise ConfigError(f"undercover's baseline players hold a seat of the match, not {party!r}")
+        if name == RANDOM:
+            return RandomSeat(spec)
+        if name == NAIVE:
+            return NaiveSeat(spec)
+        raise ConfigError(f"undercover has no baseline player {name!r}")
