@@ -11,8 +11,8 @@ comparison finite without moving the others measurably. They are reported on the
 online updates whose result depends on the order the matches are fed in, so a bootstrap over matches would mix
 order noise into the intervals; Bradley-Terry by maximum likelihood has one answer for a set of matches, takes
 weights (every game weighted equally in the overall rating) and draws, and is what Chatbot Arena moved to for the
-same reasons. The optimisation is scipy's L-BFGS-B with the analytic gradient; the likelihood is concave, so it
-converges to the single optimum.
+same reasons. The fit is Newton's method in numpy with the exact gradient and Hessian; the penalised likelihood is
+strictly concave, so it converges to its single optimum in a few steps.
 
 **Intervals.** A bootstrap over *matches*: a match's comparisons (every pair of seats of a table, a player against
 the game) are resampled together, within each board (``MatchComparisons.board``: a game and configuration), so
@@ -24,12 +24,12 @@ from __future__ import annotations
 
 import math
 import random
+from collections import defaultdict
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy.optimize import minimize  # type: ignore[import-untyped]  # scipy ships no type stubs
 
 PRIOR = 0.01
 """λ of the Gaussian prior on the strengths (in logits): a prior standard deviation of 10 logits."""
@@ -119,31 +119,67 @@ class RatingFit:
 def fit_strengths(comparisons: Sequence[Comparison], players: Sequence[str], *,
                   prior: float = PRIOR) -> NDArray[np.float64]:
     """The maximum-likelihood strengths (logits) of ``players`` (in that order) from ``comparisons``."""
-    index = {p: i for i, p in enumerate(players)}
-    first = np.fromiter((index[c.first] for c in comparisons), dtype=np.int64, count=len(comparisons))
-    second = np.fromiter((index[c.second] for c in comparisons), dtype=np.int64, count=len(comparisons))
-    score = np.fromiter((c.score for c in comparisons), dtype=np.float64, count=len(comparisons))
-    weight = np.fromiter((c.weight for c in comparisons), dtype=np.float64, count=len(comparisons))
-    return _fit_arrays(first, second, score, weight, len(players), prior)
+    arrays = _Arrays.of(comparisons, {p: i for i, p in enumerate(players)})
+    return _fit_arrays(arrays.first, arrays.second, arrays.score, arrays.weight, len(players), prior)
+
+
+@dataclass(frozen=True)
+class _Arrays:
+    """Comparisons as columns: player indexes, scores, weights, and the match (row of ``matches``) each came from."""
+
+    first: NDArray[np.int64]
+    second: NDArray[np.int64]
+    score: NDArray[np.float64]
+    weight: NDArray[np.float64]
+    match: NDArray[np.int64]
+
+    @classmethod
+    def of(cls, comparisons: Sequence[Comparison], index: Mapping[str, int],
+           match: Sequence[int] | None = None) -> _Arrays:
+        count = len(comparisons)
+        return cls(first=np.fromiter((index[c.first] for c in comparisons), dtype=np.int64, count=count),
+                   second=np.fromiter((index[c.second] for c in comparisons), dtype=np.int64, count=count),
+                   score=np.fromiter((c.score for c in comparisons), dtype=np.float64, count=count),
+                   weight=np.fromiter((c.weight for c in comparisons), dtype=np.float64, count=count),
+                   match=np.asarray(match if match is not None else [0] * count, dtype=np.int64))
 
 
 def _fit_arrays(first: NDArray[np.int64], second: NDArray[np.int64], score: NDArray[np.float64],
                 weight: NDArray[np.float64], n_players: int, prior: float) -> NDArray[np.float64]:
-    def objective(theta: NDArray[np.float64]) -> tuple[float, NDArray[np.float64]]:
-        diff = theta[first] - theta[second]
-        # log sigma(d) = -log(1 + e^-d), computed stably by logaddexp
-        log_p = -np.logaddexp(0.0, -diff)
-        log_q = -np.logaddexp(0.0, diff)
-        value = -float(np.sum(weight * (score * log_p + (1.0 - score) * log_q))) + 0.5 * prior * float(theta @ theta)
-        p = np.exp(log_p)
-        g = weight * (p - score)  # d(-loglik)/d(diff)
-        grad = np.bincount(first, weights=g, minlength=n_players) - np.bincount(second, weights=g, minlength=n_players)
-        return value, grad + prior * theta
+    """Newton's method on the penalised log-likelihood (concave, so one optimum), halving a step that does not
+    improve it. Plain numpy on vectors and an ``n_players``-square system: no threads are started for it."""
+    theta = np.zeros(n_players)
 
-    result = minimize(objective, np.zeros(n_players), jac=True, method="L-BFGS-B",
-                      options={"maxiter": 500, "gtol": 1e-9})
-    strengths: NDArray[np.float64] = np.asarray(result.x, dtype=np.float64)
-    return strengths
+    def objective(t: NDArray[np.float64]) -> float:
+        diff = t[first] - t[second]
+        # log sigma(d) = -log(1 + e^-d), computed stably by logaddexp
+        loglik = -(score * np.logaddexp(0.0, -diff) + (1.0 - score) * np.logaddexp(0.0, diff))
+        return -float(np.sum(weight * loglik)) + 0.5 * prior * float(np.sum(t * t))
+
+    value = objective(theta)
+    for _ in range(100):
+        diff = theta[first] - theta[second]
+        p = 0.5 * (1.0 + np.tanh(0.5 * diff))  # sigma(d), stable at both ends
+        g = weight * (p - score)
+        grad: NDArray[np.float64] = (np.bincount(first, weights=g, minlength=n_players)
+                                     - np.bincount(second, weights=g, minlength=n_players) + prior * theta)
+        h = weight * p * (1.0 - p)
+        hessian = np.diag(np.bincount(first, weights=h, minlength=n_players)
+                          + np.bincount(second, weights=h, minlength=n_players) + prior)
+        np.subtract.at(hessian, (first, second), h)
+        np.subtract.at(hessian, (second, first), h)
+        step = np.linalg.solve(hessian, grad)
+        scale = 1.0
+        while True:
+            candidate = theta - scale * step
+            new_value = objective(candidate)
+            if new_value <= value + 1e-12 or scale < 1e-6:
+                break
+            scale *= 0.5
+        theta, improvement, value = candidate, value - new_value, new_value
+        if float(np.max(np.abs(scale * step))) < 1e-9 or improvement < 1e-12:
+            break
+    return theta
 
 
 def _elo(strengths: NDArray[np.float64], anchor_index: Sequence[int]) -> NDArray[np.float64]:
@@ -152,19 +188,15 @@ def _elo(strengths: NDArray[np.float64], anchor_index: Sequence[int]) -> NDArray
     return rated
 
 
-def _weighted(matches: Sequence[MatchComparisons], equal_boards: bool) -> list[Comparison]:
-    """Every comparison of ``matches``, reweighted so each board counts the same in total when ``equal_boards``
-    (each board's weight scaled by the mean number of matches per board over its own, so the total weight, and
-    so the prior's pull, stays that of the matches)."""
-    counts: dict[str, int] = {}
-    for m in matches:
-        counts[m.board] = counts.get(m.board, 0) + 1
-    mean = sum(counts.values()) / len(counts) if counts else 1.0
-    out: list[Comparison] = []
-    for m in matches:
-        scale = mean / counts[m.board] if equal_boards else 1.0
-        out.extend(Comparison(c.first, c.second, c.score, c.weight * scale) for c in m.comparisons)
-    return out
+def _board_scale(boards: Sequence[str], counts: Mapping[str, float], equal_boards: bool) -> NDArray[np.float64]:
+    """Per match, the factor that makes each board weigh the same in total when ``equal_boards`` (each board's
+    weight scaled by the mean number of matches per board over its own, so the total weight, and so the prior's
+    pull, stays that of the matches); ones otherwise. ``counts``: matches per board in the sample."""
+    if not equal_boards:
+        return np.ones(len(boards))
+    present = [c for c in counts.values() if c > 0]
+    mean = sum(present) / len(present) if present else 1.0
+    return np.asarray([mean / counts[b] if counts.get(b) else 0.0 for b in boards])
 
 
 def rate(matches: Sequence[MatchComparisons], *, anchor: Collection[str] | None = None, equal_boards: bool = False,
@@ -172,38 +204,58 @@ def rate(matches: Sequence[MatchComparisons], *, anchor: Collection[str] | None 
     """Ratings of every player in ``matches`` with bootstrap intervals over matches (resampled within boards).
 
     ``anchor``: the players whose mean rating is 1000 (default: all). ``equal_boards``: every board weighs the same
-    however many matches it has (the overall rating across games). An empty ``matches`` gives no rows."""
+    however many matches it has (the overall rating across games). An empty ``matches`` gives no rows.
+
+    A resample is a count per match (how often it was drawn), so each refit reweights the same columns instead of
+    building comparisons again; a player absent from a resample keeps its point estimate there, as a resample
+    without it says nothing about it."""
     players = sorted({p for m in matches for p in m.players})
     if not players:
         return RatingFit(rows=())
+    index = {p: i for i, p in enumerate(players)}
+    flat = [c for m in matches for c in m.comparisons]
+    arrays = _Arrays.of(flat, index, [k for k, m in enumerate(matches) for _ in m.comparisons])
+    boards = [m.board for m in matches]
     anchored = [i for i, p in enumerate(players) if anchor is None or p in anchor]
-    point = _elo(fit_strengths(_weighted(matches, equal_boards), players, prior=prior), anchored)
-    by_board: dict[str, list[MatchComparisons]] = {}
-    for m in matches:
-        by_board.setdefault(m.board, []).append(m)
+
+    def fit(counts: NDArray[np.float64]) -> NDArray[np.float64]:
+        per_board: dict[str, float] = defaultdict(float)
+        for board, count in zip(boards, counts, strict=True):
+            per_board[board] += float(count)
+        per_match = counts * _board_scale(boards, per_board, equal_boards)
+        weight = arrays.weight * per_match[arrays.match]
+        keep = weight > 0
+        return _fit_arrays(arrays.first[keep], arrays.second[keep], arrays.score[keep], weight[keep],
+                           len(players), prior)
+
+    point = _elo(fit(np.ones(len(matches))), anchored)
+    groups: dict[str, list[int]] = defaultdict(list)
+    for k, board in enumerate(boards):
+        groups[board].append(k)
+    membership = np.zeros((len(matches), len(players)), dtype=bool)
+    membership[arrays.match, arrays.first] = True
+    membership[arrays.match, arrays.second] = True
     rng = random.Random(seed)
-    draws: list[NDArray[np.float64]] = []
-    for _ in range(resamples):
-        sample = [group[rng.randrange(len(group))] for group in by_board.values() for _ in group]
-        present = {p for m in sample for p in m.players}
-        strengths = fit_strengths(_weighted(sample, equal_boards), players, prior=prior)
-        # a player absent from a resample has no information there: its draw is its point estimate's place
-        rated = _elo(strengths, [i for i in anchored if players[i] in present] or anchored)
-        for i, p in enumerate(players):
-            if p not in present:
-                rated[i] = point[i]
-        draws.append(rated)
-    played = {p: sum(1 for m in matches if p in m.players) for p in players}
+    draws = np.empty((resamples, len(players)))
+    for r in range(resamples):
+        counts = np.zeros(len(matches))
+        for group in groups.values():
+            for _ in group:
+                counts[group[rng.randrange(len(group))]] += 1
+        present = (counts[:, None] * membership).sum(axis=0) > 0
+        rated = _elo(fit(counts), [i for i in anchored if present[i]] or anchored)
+        draws[r] = np.where(present, rated, point)
+    played = membership.sum(axis=0)
     rows: list[RatedPlayer] = []
     draw_map: dict[str, tuple[float, ...]] = {}
     for i, p in enumerate(players):
-        if draws:
-            column = np.asarray([d[i] for d in draws])
-            low, high = (float(x) for x in np.percentile(column, [2.5, 97.5]))
-            draw_map[p] = tuple(float(x) for x in column)
+        estimate = float(point[i])
+        if resamples:
+            low, high = (float(x) for x in np.percentile(draws[:, i], [2.5, 97.5]))
+            draw_map[p] = tuple(float(x) for x in draws[:, i])
         else:
-            low = high = float(point[i])
-        rows.append(RatedPlayer(player=p, rating=float(point[i]), low=min(low, float(point[i])),
-                                high=max(high, float(point[i])), matches=played[p]))
+            low = high = estimate
+        rows.append(RatedPlayer(player=p, rating=estimate, low=min(low, estimate), high=max(high, estimate),
+                                matches=int(played[i])))
     rows.sort(key=lambda r: (-r.rating, r.player))
     return RatingFit(rows=tuple(rows), draws=draw_map)
