@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from playeval.analysis.boards import BoardKey, Boards, board_key
-from playeval.analysis.bradley_terry import DEFAULT_RESAMPLES, MatchComparisons, RatedPlayer, rate
+from playeval.analysis.bradley_terry import DEFAULT_RESAMPLES, MatchComparisons, RatedPlayer, RatingFit, rate
 from playeval.analysis.intervals import cluster_rate_interval, wilson_interval
 from playeval.analysis.played import (
     PlayedMatch,
@@ -111,6 +111,8 @@ class BoardResult:
     """Models whose rate interval overlaps the random baseline's."""
     people: tuple[PeopleRate, ...] = ()
     team_elo: tuple[RatedModel, ...] = ()
+    fit: RatingFit | None = None
+    """The board's fit with its bootstrap draws (differences between two players: ``RatingFit.difference``)."""
 
     @property
     def game(self) -> str:
@@ -137,6 +139,8 @@ class Leaderboard:
     resamples: int = DEFAULT_RESAMPLES
     seed: int = 0
     people_matches: int = 0
+    overall_fit: RatingFit | None = None
+    """The overall fit with its bootstrap draws, baselines included."""
 
     @property
     def scored(self) -> bool:
@@ -382,12 +386,13 @@ def build_leaderboard(matches: Sequence[PlayedMatch], boards: Boards, *, people:
         results.append(BoardResult(
             key=key, name=name, matches=len(played), rated=len(compared), people_matches=len(people_here),
             ratings=rated, baseline_ratings=baseline_rated, rates=rates,
-            not_above_chance=chance, people=_people(people_here), team_elo=tuple((team_elo or {}).get(key, ()))))
+            not_above_chance=chance, people=_people(people_here), team_elo=tuple((team_elo or {}).get(key, ())),
+            fit=fit))
     overall = rate(everything, anchor=_models(everything) or None, equal_boards=True, resamples=resamples, seed=seed)
     overall_models, overall_baselines = _split(overall.rows)
     return Leaderboard(overall=overall_models, overall_baselines=overall_baselines, boards=tuple(results),
                        copies=copies, resamples=resamples, seed=seed,
-                       people_matches=len({m.id for m in people if people_wins(m)}))
+                       people_matches=len({m.id for m in people if people_wins(m)}), overall_fit=overall)
 
 
 # -- from the store -----------------------------------------------------------------------------------------------

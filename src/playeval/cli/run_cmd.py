@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Protocol
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
+from playeval.analysis.until_separated import RoundReport, play_until_separated, round_line
 from playeval.analysis.verdict_sources import calibration_lines
 from playeval.cli.console import db_option, fail, outcome_label, stderr
 from playeval.cli.results_cmd import print_results
@@ -23,6 +24,7 @@ from playeval.engine import (
     PlannedMatch,
     RunConfig,
     RunInterrupted,
+    UntilSeparated,
     baseline_lines,
     check_config,
     check_models,
@@ -160,9 +162,31 @@ def register(app: typer.Typer) -> None:
                                             "the game has them; see `playeval games`) to its lineups after the "
                                             "models, on the same setups, so each model's rate stands beside "
                                             "chance's. They run no model and cost nothing."),
+        until_separated: bool = typer.Option(False, "--until-separated",
+                                             help="Play in rounds until every adjacent pair of the overall ranking "
+                                                  "is separated at 95 % (the first round: --n game numbers of "
+                                                  "everything; each later one goes to the pair least certain), or "
+                                                  "--budget matches are spent; says which. Resumable."),
+        budget: int = typer.Option(None, "--budget", help="With --until-separated: the most matches the run plays."),
+        round_size: int = typer.Option(0, "--round-size",
+                                       help="With --until-separated: matches per later round (default: as many as "
+                                            "one game number of every game and model)."),
+        allocation: str = typer.Option("adaptive", "--allocation",
+                                       help="With --until-separated: 'adaptive' (the least certain pair next) or "
+                                            "'uniform' (every model in every game each round, for comparison)."),
         db: str | None = db_option(),
     ) -> None:
         """Run a batch of matches and print the results table."""
+        if (budget is not None or round_size or allocation != "adaptive") and not until_separated:
+            fail("--budget, --round-size and --allocation go with --until-separated")
+        if until_separated and resume:
+            fail("--until-separated: a resumed run keeps how it was recorded; pass only --resume RUN_ID")
+        if until_separated and (budget is None or budget < 1):
+            fail("--until-separated needs --budget N, the most matches the run may play (see `playeval plan`)")
+        if allocation not in ("adaptive", "uniform"):
+            fail(f"--allocation: expected adaptive or uniform, got {allocation!r}")
+        if round_size < 0:
+            fail(f"--round-size must be 0 (the default) or more, not {round_size}")
         if not resume and not game:
             fail("name a game (see `playeval games`) or pass --resume RUN_ID")
         if executor not in EXECUTORS:
@@ -191,7 +215,12 @@ def register(app: typer.Typer) -> None:
                                    seed=seed, concurrency=concurrency, secret_sets=_secret_sets(secret_set, games),
                                    temperature=temperature, roles=dict(_pairs(role, "--role")),
                                    options=_options(option, games), timeout_s=timeout,
-                                   calibration=not no_calibration, baselines=baselines)
+                                   calibration=not no_calibration, baselines=baselines,
+                                   until=UntilSeparated(budget=budget, round_size=round_size, strategy=allocation)
+                                   if until_separated else None)
+                if config.until is not None and config.first_round_size > config.until.budget:
+                    fail(f"--budget {config.until.budget}: the first round alone (--n {config.n}) holds "
+                         f"{config.first_round_size} matches")
             run_id = asyncio.run(_run(store, config, resume, use_cache=not no_cache, executor=executor,
                                       ray_address=ray_address))
             print_results(store, run_id)
@@ -232,9 +261,18 @@ async def _run(store: Store, config: RunConfig, resume: str | None, use_cache: b
                                        f"{label:<8} {outcome.rounds:>3} rounds  {outcome.reason}", markup=False)
                 progress.advance(task)
 
+            def on_round(report: RoundReport) -> None:
+                progress.console.print(f"  {round_line(report)}", markup=False)
+                if report.next_round:
+                    progress.update(task, total=pending_matches(store, run_id, registry).total)
+
             with _cancelled_on_sigterm() as signalled:
                 try:
-                    await runner.run(run_id, on_match=on_match)
+                    if config.until is not None:
+                        await play_until_separated(runner, store, registry, run_id, on_match=on_match,
+                                                   on_round=on_round)
+                    else:
+                        await runner.run(run_id, on_match=on_match)
                 except asyncio.CancelledError as err:
                     if not signalled:
                         raise
