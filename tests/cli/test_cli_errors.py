@@ -215,6 +215,15 @@ def test_games_lists_levels_and_seats(tmp_path: Path) -> None:
     assert result.returncode == 0
     for text in ("akinator", "guesser", "answerer", "L3"):
         assert text in result.stdout
+    chance = result.stdout.split("baselines (playeval run --baselines)")[1]
+    rows = {line.split("│")[1].strip(): line for line in chance.splitlines() if line.startswith("│")
+            and line.split("│")[1].strip()}
+    assert set(rows) == {"akinator", "bluffing", "dynamic_picnic", "functions_picnic", "math", "static_picnic",
+                         "taboo", "undercover"}  # a row per game, opening with its first baseline
+    assert "baseline/random: asks yes/no questions" in rows["akinator"] and "set1 and set2-only" in rows["akinator"]
+    assert "half1 and half2 (no secret in both)" in rows["undercover"]
+    assert 'baseline/naive: says "True" at once' in chance and "baseline/passive: answers every clue" in chance
+    assert "playeval analyze stability RUN_A RUN_B" in " ".join(chance.split())
 
 
 def test_mock_run_results_and_export(tmp_path: Path) -> None:

@@ -76,6 +76,13 @@ async def test_models_and_games_are_listed(tmp_path: Path) -> None:
     assert games["taboo"]["roles"] == [] and [option["name"] for option in games["taboo"]["options"]] == ["scoring"]
     assert games["taboo"]["options"][0]["choices"] == ["paper", "guess"]
     assert [level["level"] for level in games["akinator"]["levels"]] == [1, 2, 3]
+    # each game's baselines, as it declares them, and its held-out pair of secret sets
+    assert [(item["name"], item["address"]) for item in games["taboo"]["baselines"]] == [
+        ("random", "baseline/random"), ("passive", "baseline/passive"), ("naive", "baseline/naive")]
+    assert games["bluffing"]["baselines"][1]["description"].startswith('says "True" at once')
+    assert games["akinator"]["split_sets"] == ["set1", "set2-only"]
+    assert games["undercover"]["split_sets"] == ["half1", "half2"]
+    assert all(game["baselines"] and len(game["split_sets"]) == 2 for game in games.values())
 
 
 def test_roles_are_bound_by_a_setting() -> None:

@@ -47,6 +47,7 @@ from playeval.core.game import (
     person_seat,
     replay,
     seat_evaluated,
+    split_sets_of,
 )
 from playeval.core.held import held_keys, live_asks, live_state, withhold
 from playeval.core.hidden import (
@@ -189,6 +190,7 @@ __all__ = [
     "revealed_disclosures",
     "seat_evaluated",
     "skills_of",
+    "split_sets_of",
     "unseen_part",
     "withhold",
 ]

@@ -392,6 +392,13 @@ def person_seat(game: Game[Any]) -> str:
     return next((seat.name for seat in open_seats if not seat.evaluated), open_seats[0].name)
 
 
+def split_sets_of(game: Game[Any]) -> tuple[str, str] | None:
+    """The game's two disjoint secret sets for a held-out comparison (``Game.split_sets``), or ``None`` when it offers
+    none, as a game written before they were (that does not derive from :class:`GameBase`) does."""
+    declared: tuple[str, str] | None = getattr(game, "split_sets", None)
+    return declared
+
+
 def panel_of(game: Game[Any], state: Any, viewer: str | None) -> Panel | None:
     """The game's panel for ``viewer`` (``None`` for a game that declares no ``panel``, such as one written before
     the hook existed that does not derive from :class:`GameBase`)."""

@@ -13,7 +13,8 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Depends, HTTPException, Path, Query, Request, Response
 from fastapi.responses import StreamingResponse
 
-from playeval.core.game import Game, person_seat
+from playeval.core.baselines import baseline_address, game_baselines
+from playeval.core.game import Game, person_seat, split_sets_of
 from playeval.web.arena import Arena
 from playeval.web.board import ALL_GAMES, Source, plot_png
 from playeval.web.bodies import Check, Join, Move, StartMatch, StartWatch, Survey
@@ -21,6 +22,7 @@ from playeval.web.export import export_lines
 from playeval.web.ratelimit import RateLimiter, retry_after
 from playeval.web.tokens import cookie_name, cookie_token, request_token
 from playeval.web.views import (
+    BaselineView,
     CheckView,
     ErrorView,
     GameInfo,
@@ -105,13 +107,16 @@ def game_info(game: Game[Any]) -> GameInfo:
         person_inputs=[InputView(key=item.key, prompt=item.prompt, seat=item.seat, hidden=item.hidden,
                                  choices=list(item.choices) if item.choices else None, required=item.required,
                                  max_chars=item.max_chars) for item in game.person_inputs],
+        baselines=[BaselineView(name=info.name, address=baseline_address(info.name), description=info.description)
+                   for info in game_baselines(game)],
+        split_sets=list(pair) if (pair := split_sets_of(game)) is not None else None,
     )
 
 
 @router.get("/games", dependencies=reads)
 def games(request: Request) -> list[GameInfo]:
-    """The games (built-in and installed), their presentation, levels, options, seats, roles, and what a person
-    in each seat provides to start one."""
+    """The games (built-in and installed), their presentation, levels, options, seats, roles, what a person in each
+    seat provides to start one, their baseline players and their pair of disjoint secret sets."""
     return [game_info(game) for game in _arena(request).registry]
 
 

@@ -271,6 +271,15 @@ class RoleView(_View):
     does: str
 
 
+class BaselineView(_View):
+    """A baseline player of known character the game provides (``core.baselines``): ``address`` is the model address
+    a run plays it under (``baseline/random``), ``description`` how it plays."""
+
+    name: str
+    address: str
+    description: str
+
+
 class GameInfo(_View):
     """A game as the arena presents it, in the game's own words (its ``presentation``)."""
 
@@ -286,6 +295,10 @@ class GameInfo(_View):
     roles: list[RoleView]
     person_seat: str
     person_inputs: list[InputView]
+    baselines: list[BaselineView]
+    """The baseline players the game provides (none for a game that declares none)."""
+    split_sets: list[str] | None
+    """The game's two secret sets that share no secret, for a held-out comparison (``None``: none offered)."""
 
 
 class ModelsView(_View):
