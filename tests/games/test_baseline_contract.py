@@ -41,6 +41,8 @@ SHOWN_ITEM: Mapping[str, tuple[str, ...]] = {"bluffing": ("statement",)}
 """Games whose hidden part is only a verdict on an item the evaluated seat is shown, named here with the params that
 hold the item: Bluffing hides whether its statement is true, so the secret a set holds is the statement (the truth,
 true or false, is in both halves). A game's split is compared on these params instead of its hidden parts."""
+
+
 def _game(game_id: str) -> Game[Any]:
     return REGISTRY.get(game_id)
 
@@ -67,12 +69,17 @@ def _hidden_replaced(game: Game[Any], spec: MatchSpec) -> list[MatchSpec]:
     statement decides its truth, so another truth comes with another statement). A player that reads only its asks
     and the params cannot tell these from ``spec``."""
     secret_set = str(spec.params["secret_set"]) if "secret_set" in spec.params else None
-    drawn = [_spec(game, spec.level, seed, secret_set) for seed in range(spec.seed + 1, spec.seed + 301)]
-    others = [other for other in drawn if other.seats == spec.seats and other.setup != spec.setup]
-    alike = [other for other in others if other.params == spec.params]
-    replaced = (alike or others)[:1]
-    assert replaced, f"{game.id}: 300 seeds drew no other setup"
-    return [spec.model_copy(update={"setup": {}}), spec.model_copy(update={"setup": replaced[0].setup})]
+    fallback: MatchSpec | None = None
+    for seed in range(spec.seed + 1, spec.seed + 301):
+        other = _spec(game, spec.level, seed, secret_set)
+        if other.seats != spec.seats or other.setup == spec.setup:
+            continue
+        if other.params == spec.params:
+            fallback = other
+            break
+        fallback = fallback or other
+    assert fallback is not None, f"{game.id}: 300 seeds drew no other setup"
+    return [spec.model_copy(update={"setup": {}}), spec.model_copy(update={"setup": fallback.setup})]
 
 
 async def _match(game: Game[Any], spec: MatchSpec, held: Mapping[str, Any], hub: ModelHub
