@@ -4,10 +4,12 @@ After each round the run refits the overall rating (every game weighted equally,
 and asks, for every adjacent pair of its ranking, whether the 95 % interval of their difference excludes 0. If
 every pair is separated, the run stops. Otherwise the next round goes to the pair whose order is least certain:
 the one whose bootstrap draws most often put them the other way round (``swap``, near 0.5 for a coin flip). Its
-two models play new setups together (the same game number, so they meet the same secrets), in the games where a
-match tells most about their difference: the overall difference is the mean of the games' differences, so a match
-in game ``g`` shrinks its variance by about ``w_g² / n_g`` (``w_g`` the width of the pair's interval in that game,
-``n_g`` the matches they played there); games are taken greedily by that gain, each pick lowering its own.
+two models play new setups together (the same game number, so they meet the same secrets), spread over the games
+by Neyman allocation: their overall difference is a mean over games, each estimated from ``n_g`` matches with a
+per-match variance ``v_g = r_a(1 - r_a) + r_b(1 - r_b)`` (``r``: their win rates there, smoothed as
+``(wins + 1) / (n + 2)``), and that mean's variance ``Σ v_g / n_g`` falls most by adding a match where
+``v_g / (n_g (n_g + 1))`` is largest. So a game both models always win (or always lose), which says nothing
+about their order, gets few matches, and one where they are coin flips gets many.
 
 A uniform round (:func:`uniform_round`), every model in every game, is the comparison: the validity run reports
 how many matches each needs to reach the same separation.
@@ -21,8 +23,8 @@ from itertools import pairwise
 
 from playeval.analysis.bradley_terry import RatingFit
 
-_UNSEEN_WIDTH = 2000.0
-"""The interval width a game is given for a pair that has not played it yet (wider than any fitted one)."""
+_UNSEEN_VARIANCE = 0.5
+"""The per-match variance a game is given for a pair that has not played it yet (the most two rates can have)."""
 
 
 @dataclass(frozen=True)
@@ -64,15 +66,16 @@ def adjacent_pairs(fit: RatingFit, models: Sequence[str]) -> list[PairState]:
 
 
 def next_round(pairs: Sequence[PairState], games: Sequence[str], table_games: Sequence[str],
-               per_game_width: Mapping[str, Mapping[tuple[str, str], float]],
+               per_game_variance: Mapping[str, Mapping[tuple[str, str], float]],
                played: Mapping[str, Mapping[tuple[str, str], int]], next_number: Mapping[str, int],
                all_models: Sequence[str], size: int) -> list[Allocation]:
     """The allocations of the next round, at least one and about ``size`` matches, for the least certain unseparated
     pair (an empty list when every pair is separated).
 
-    ``per_game_width[game][pair]``: the width of the pair's difference interval in that game (missing: not played);
-    ``played[game][pair]``: matches the pair played together there; ``next_number[game]``: the first game number not
-    used yet. A table game's allocation seats ``all_models`` (its rotations), every other one the pair alone."""
+    ``per_game_variance[game][pair]``: the pair's per-match variance there, ``r_a(1 - r_a) + r_b(1 - r_b)``
+    (missing: not played); ``played[game][pair]``: matches they played there; ``next_number[game]``: the first
+    game number not used yet. A table game's allocation seats ``all_models`` (its rotations), every other one the
+    pair alone."""
     open_pairs = [p for p in pairs if not p.separated]
     if not open_pairs:
         return []
@@ -84,8 +87,9 @@ def next_round(pairs: Sequence[PairState], games: Sequence[str], table_games: Se
     matches = 0
     while matches < size or not chosen:
         def gain(game: str) -> float:
-            width = per_game_width.get(game, {}).get(key, _UNSEEN_WIDTH)
-            return width * width / (counts[game] + 1)
+            variance = per_game_variance.get(game, {}).get(key, _UNSEEN_VARIANCE)
+            n = counts[game]
+            return variance / (n * (n + 1)) if n else float("inf")
 
         game = max(games, key=lambda g: (gain(g), -games.index(g)))
         models = tuple(all_models) if game in table_games else (pair.better, pair.worse)

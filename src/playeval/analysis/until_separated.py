@@ -60,11 +60,6 @@ def _next_numbers(config: RunConfig) -> dict[str, int]:
     return numbers
 
 
-def _board_fits(board: Leaderboard) -> dict[str, RatingFit]:
-    """The run's board of each game (a run plays each game under one configuration)."""
-    return {result.game: result.fit for result in board.boards if result.fit is not None}
-
-
 def decide(config: RunConfig, registry: GameRegistry, board: Leaderboard) -> RoundReport:
     """The next round of ``config``'s run given its leaderboard so far, or why it stops."""
     until = config.until
@@ -87,18 +82,17 @@ def decide(config: RunConfig, registry: GameRegistry, board: Leaderboard) -> Rou
     if until.strategy == "uniform" or len(pairs) < len(models) - 1:
         chosen = uniform_round(games, models, numbers)
     else:
-        fits = _board_fits(board)
-        widths: dict[str, dict[tuple[str, str], float]] = {}
+        variances: dict[str, dict[tuple[str, str], float]] = {}
         played: dict[str, dict[tuple[str, str], int]] = {}
-        for game, game_fit in fits.items():
+        for result in board.boards:
             for pair in pairs:
-                a, b = game_fit.row(pair.better), game_fit.row(pair.worse)
-                if a is None or b is None:
+                a, b = result.rate_of(pair.better), result.rate_of(pair.worse)
+                if a is None or b is None or a.rate is None or b.rate is None:
                     continue
-                _, low, high = game_fit.difference(pair.better, pair.worse)
-                widths.setdefault(game, {})[(pair.better, pair.worse)] = high - low
-                played.setdefault(game, {})[(pair.better, pair.worse)] = min(a.matches, b.matches)
-        chosen = next_round(pairs, games, tables, widths, played, numbers, models, round_size)
+                smoothed = [(rate.rate * rate.n + 1) / (rate.n + 2) for rate in (a, b)]
+                variances.setdefault(result.game, {})[(pair.better, pair.worse)] = sum(r * (1 - r) for r in smoothed)
+                played.setdefault(result.game, {})[(pair.better, pair.worse)] = min(a.n, b.n)
+        chosen = next_round(pairs, games, tables, variances, played, numbers, models, round_size)
     entries: list[Allocated] = []
     total = size
     for allocation in chosen:
