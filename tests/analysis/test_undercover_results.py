@@ -5,13 +5,21 @@ from __future__ import annotations
 
 import math
 import random
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from playeval.analysis.cells import Mean, Rate
-from playeval.analysis.intervals import t_interval, t_quantile_95
+from playeval.analysis.chance import ABOVE, RANDOM_BASELINE
+from playeval.analysis.intervals import (
+    cluster_mean_interval,
+    cluster_rate_interval,
+    t_interval,
+    t_quantile_95,
+    wilson_interval,
+)
 from playeval.analysis.sides import ALL, CategoryRow, SideResults, SideRow, side_results, stored_matches
 from playeval.analysis.undercover_judging import JudgeRow, is_judge_role, judge_rows
 from playeval.cli.main import app
@@ -180,38 +188,46 @@ def test_the_constructed_matches_end_as_planned() -> None:
     assert [(o.seat, o.by) for o in match_b().state.out] == [("player5", "forfeit")]
 
 
-def test_win_rates_have_wilson_intervals_and_the_run_s_side_rates_beside_them(results: SideResults) -> None:
+def test_win_rates_are_over_matches_with_the_run_s_side_rates_beside_them(results: SideResults) -> None:
     assert results.matches == 3  # the unfinished match is left out
     assert (results.team_wins[CIVILIAN].count, results.team_wins[CIVILIAN].n) == (2, 3)
     civ = row(results, "mock/a", CIVILIAN)  # A p1, A p2 twice (won), B p2 (lost)
-    assert (civ.seats, civ.wins.count) == (5, 4) and civ.reference == pytest.approx(2 / 3)
-    # Wilson 95% for 4 of 5, worked out: centre (0.8 + 1.92/5)/(1 + 3.84/5), half-width z sqrt(...)/(...)
-    assert civ.wins.low == pytest.approx(0.3755, abs=1e-4) and civ.wins.high == pytest.approx(0.9638, abs=1e-4)
-    agent = row(results, "mock/a", UNDERCOVER)  # B p1 won
-    assert (agent.seats, agent.wins.count) == (1, 1) and agent.reference == pytest.approx(1 / 3)
+    assert (civ.seats, civ.matches, civ.wins.count, civ.n_text()) == (5, 3, 4, "3 (5 seats)")
+    assert civ.reference == pytest.approx(2 / 3)
+    # the bootstrap of the three matches (2 of 2, 2 of 2, 0 of 1), not Wilson over five seats ([0.38, 0.96]): a
+    # resample draws B three times with chance 1/27, more than the 2.5% tail, and A three times with 8/27
+    assert (civ.wins.low, civ.wins.high) == cluster_rate_interval([(2, 2), (2, 2), (0, 1)]) == (0.0, 1.0)
+    agent = row(results, "mock/a", UNDERCOVER)  # B p1 won: one seat in one match, Wilson's for 1 of 1
+    assert (agent.seats, agent.wins.count, agent.n_text()) == (1, 1, "1") and agent.reference == pytest.approx(1 / 3)
     assert agent.wins.low == pytest.approx(0.2065, abs=1e-4) and agent.wins.high == 1.0
     overall = row(results, "mock/a", ALL)
-    assert (overall.seats, overall.wins.count) == (6, 5)
+    assert (overall.seats, overall.matches, overall.wins.count) == (6, 3, 5)
+    assert (overall.wins.low, overall.wins.high) == cluster_rate_interval([(2, 2), (2, 2), (1, 2)])
     assert overall.reference == pytest.approx((5 * 2 / 3 + 1 / 3) / 6)  # 11/18: its seats at the run's side rates
     b_civ = row(results, "mock/b", CIVILIAN)  # A p3 twice (won), B p3, p4, p5 (lost)
-    assert (b_civ.seats, b_civ.wins.count) == (5, 2)
+    assert (b_civ.seats, b_civ.matches, b_civ.wins.count) == (5, 3, 2)
+    assert (b_civ.wins.low, b_civ.wins.high) == cluster_rate_interval([(1, 1), (1, 1), (0, 3)])
     assert [r.side for r in results.rows] == [CIVILIAN, UNDERCOVER, ALL] * 2
+    assert results.baselines == () and not results.verdicts  # no baseline played
 
 
-def test_seat_means_have_t_intervals(results: SideResults) -> None:
+def test_seat_means_have_intervals_over_matches(results: SideResults) -> None:
     civ = row(results, "mock/a", CIVILIAN)
-    relevance = mean(civ, "relevance")  # 0.6, 0.5, 0.6, 0.5 in A; mean(0.6, 0.2) = 0.4 in B
-    assert relevance.n == 5 and relevance.mean == pytest.approx(0.52)
-    half = 2.7764 * math.sqrt(0.028 / 4) / math.sqrt(5)
-    assert relevance.low == pytest.approx(0.52 - half, abs=1e-4) and relevance.high == pytest.approx(0.52 + half,
-                                                                                                      abs=1e-4)
+    relevance = mean(civ, "relevance")  # 0.6, 0.5 in each A; mean(0.6, 0.2) = 0.4 in B
+    assert (relevance.n, relevance.matches, relevance.n_text()) == (5, 3, "3 (5 seats)")
+    assert relevance.mean == pytest.approx(0.52)
+    # the bootstrap of the three matches: B alone (chance 1/27, over the 2.5% tail) gives 0.40, A alone (8/27)
+    # 0.55; Student-t over the five seats claimed [0.42, 0.62]
+    assert (relevance.low, relevance.high) == cluster_mean_interval([[0.6, 0.5], [0.6, 0.5], [0.4]])
+    assert relevance.low == pytest.approx(0.40) and relevance.high == pytest.approx(0.55)
     assert mean(civ, "novelty").mean == pytest.approx((1 + 0.8 + 1 + 0.8 + 0.75) / 5)
-    assert mean(civ, "novelty").high == 1.0  # clipped to [0, 1]
     assert mean(civ, "survival").mean == 1.0 and mean(civ, "vote_accuracy").mean == pytest.approx(0.8)
+    # survival 1.0 in every match: no spread to resample, so Wilson's over the 3 matches, not a point at 1.0
+    assert (mean(civ, "survival").low, mean(civ, "survival").high) == wilson_interval(3, 3)
     b_civ = row(results, "mock/b", CIVILIAN)
     assert mean(b_civ, "survival").mean == pytest.approx(2 / 5)  # out in round 1 twice in A, and p5 in B
     vote = mean(b_civ, "vote_accuracy")  # A p3 never voted, B p3 voted for the agent, p4 abstained, p5 was out
-    assert (vote.n, vote.mean, vote.low, vote.high) == (1, 1.0, None, None)
+    assert (vote.n, vote.matches, vote.mean, (vote.low, vote.high)) == (1, 1, 1.0, wilson_interval(1, 1))
     assert mean(b_civ, "novelty").n == 4  # p5 said nothing
     agent = row(results, "mock/b", UNDERCOVER)
     assert mean(agent, "survival").mean == 0.0 and mean(agent, "reasonableness").mean == 0.5
@@ -219,8 +235,9 @@ def test_seat_means_have_t_intervals(results: SideResults) -> None:
 
 def test_eliminations_forfeits_reasks_and_abstentions(results: SideResults) -> None:
     b_civ = row(results, "mock/b", CIVILIAN)
-    by_judge = share(b_civ, "out_by_judge")
-    assert (by_judge.count, by_judge.n) == (2, 5) and by_judge.low is not None
+    by_judge = share(b_civ, "out_by_judge")  # A p3 twice (out), B p3, p4, p5 (not): over the three matches
+    assert (by_judge.count, by_judge.n, by_judge.matches) == (2, 5, 3)
+    assert (by_judge.low, by_judge.high) == cluster_rate_interval([(1, 1), (1, 1), (0, 3)])
     assert share(b_civ, "out_by_vote").count == 0
     assert (b_civ.values["forfeited"], b_civ.values["abstentions"], b_civ.values["reasks"]) == (1, 1, 0)
     agent = row(results, "mock/b", UNDERCOVER)
@@ -233,10 +250,13 @@ def test_eliminations_forfeits_reasks_and_abstentions(results: SideResults) -> N
 
 
 def test_win_rate_by_concept_category(results: SideResults) -> None:
-    found = {(r.category, r.model): (r.wins.count, r.wins.n) for r in results.categories}
-    assert found == {("animals", None): (2, 2), ("animals", "mock/a"): (4, 4), ("animals", "mock/b"): (2, 4),
-                     ("food", None): (0, 1), ("food", "mock/a"): (1, 2), ("food", "mock/b"): (0, 3)}
+    found = {(r.category, r.model): (r.wins.count, r.wins.n, r.wins.trials) for r in results.categories}
+    assert found == {("animals", None): (2, 2, 2), ("animals", "mock/a"): (4, 4, 2), ("animals", "mock/b"): (2, 4, 2),
+                     ("food", None): (0, 1, 1), ("food", "mock/a"): (1, 2, 1), ("food", "mock/b"): (0, 3, 1)}
     assert isinstance(results.categories[0], CategoryRow) and results.categories[0].wins.high == 1.0
+    food_a = next(r for r in results.categories if r == CategoryRow("food", "mock/a", r.wins))
+    # B p1 won, p2 lost: one match giving half, Wilson's for half a win of 1 match, not 1 of 2 seats
+    assert (food_a.wins.low, food_a.wins.high) == wilson_interval(0.5, 1) != wilson_interval(1, 2)
 
 
 def test_judge_histograms_count_each_judge_s_own_scores(judges: tuple[JudgeRow, ...]) -> None:
@@ -280,10 +300,13 @@ def test_analyze_undercover_prints_the_tables(run: tuple[str, str]) -> None:
     url, run_id = run
     out = _cli("analyze", "undercover", run_id, "--db", url)
     text = " ".join(out.split())
-    assert "3 matches, per model and side" in out and "0.80 [0.38, 0.96]" in out  # mock/a's civilian seats
-    assert "civilians won 67% of the 3 matches" in text and "Student-t" in text
+    assert "3 matches, per model and side" in out and "mock/a civilian 3 (5 seats) 0.80 [0.00, 1.00] 0.67" in text
+    assert "civilians won 67% of the 3 matches" in text and "95% interval over matches" in text
     assert "judge mock/k, 4 scored sentences" in text and "(civilians' matches)" in text
-    assert "mock/b civilian 5 0.40 [0.12, 0.77] 0.67" in text
+    assert "mock/b civilian 3 (5 seats) 0.40 [0.00, 1.00] 0.67" in text
+    assert "mock/a undercover 1 1.00 [0.21, 1.00] 0.33" in text  # one seat of one match: n is the match alone
+    assert "food mock/b 1 (3 seats) 0.00 [0.00, 0.79]" in text  # Wilson's over 1 match, not over 3 seats
+    assert "vs random" not in out and "baselines" not in out
     novelty = next(line for line in out.splitlines() if line.strip().startswith("novelty") and "2" in line)
     assert novelty.split()[1:] == ["0", "2", "0", "0", "0", "0", "0", "0", "2", "0", "8"]  # judge mock/j
 
@@ -292,8 +315,8 @@ def test_results_points_to_the_undercover_analysis(run: tuple[str, str]) -> None
     url, run_id = run
     out = _cli("results", run_id, "--db", url)
     assert "re-asks and abstentions per model" in out and f"playeval analyze undercover {run_id}" in out
-    counts = [line.split() for line in out.splitlines() if line.split()[:1] == ["mock/b"] and len(line.split()) == 5]
-    assert counts == [["mock/b", "7", "0", "1", "1"]]  # seats, re-asks, abstentions, forfeits
+    counts = [line.split() for line in out.splitlines() if line.split()[:1] == ["mock/b"] and len(line.split()) == 7]
+    assert counts == [["mock/b", "3", "(7", "seats)", "0", "1", "1"]]  # matches (seats), re-asks, abstentions, forfeits
 
 
 def test_the_report_has_an_undercover_section(run: tuple[str, str], tmp_path: Path) -> None:
@@ -309,6 +332,77 @@ def test_the_report_has_an_undercover_section(run: tuple[str, str], tmp_path: Pa
     assert all(row.low <= row.rating <= row.high for row in team.elo)
     files = write_report(data, tmp_path / "report")
     html, markdown = files.html.read_text("utf-8"), files.markdown.read_text("utf-8")
-    assert 'id="undercover"' in html and "Undercover: team Elo" in html and "[38-96%], n=5" in html
+    assert 'id="undercover"' in html and "Undercover: team Elo" in html and "[0-100%], n=3 (5 seats)" in html
     assert "### Undercover" in markdown and "#### Undercover: the judges' scores" in markdown
     assert "Judge \\| " not in markdown and "| mock/j | novelty | 12 | 0 | 2 |" in markdown
+
+
+def four_seats(won: bool) -> Log:
+    """A table of four, player4 the undercover agent, one round: the civilians vote the agent out and win, or
+    (``won`` false) a tie of votes leaves it in after the last round and it wins."""
+    log = Log(_spec("animals", "lion", "tiger", {"player1": CIVILIAN, "player2": CIVILIAN, "player3": CIVILIAN,
+                                                 "player4": UNDERCOVER}, max_rounds=1))
+    for seat in ("player1", "player2", "player3", "player4"):
+        log.say(seat, (1.0, 0.6, 1.0))
+    targets = ({"player1": "player4", "player2": "player4", "player3": "player4", "player4": "player1"} if won else
+               {"player1": "player2", "player2": "player1", "player3": "player4", "player4": "player3"})
+    for seat, target in targets.items():
+        log.vote(seat, target)
+    return log
+
+
+def _side_results(url: str, tables: list[tuple[Log, dict[str, str]]]) -> SideResults:
+    with Store.open(url) as store:
+        run_id = store.create_run("undercover", 1, {})
+        for index, (log, models) in enumerate(tables):
+            _store(store, run_id, index, log, models, {JUDGE: J})
+        found = side_results(store, [run_id], default_registry(), "undercover")
+    assert found is not None
+    return found
+
+
+def test_two_seats_of_each_of_four_tables_get_the_interval_of_four_matches_not_eight_seats(tmp_path: Path) -> None:
+    won_table, lost_table = game.outcome(four_seats(True).state), game.outcome(four_seats(False).state)
+    assert won_table is not None and won_table.winning_team == CIVILIAN
+    assert lost_table is not None and lost_table.winning_team == UNDERCOVER
+    two = {"player1": "mock/a", "player2": "mock/a", "player3": "mock/b", "player4": "mock/b"}
+    mixed = _side_results(f"sqlite:///{tmp_path / 'mixed.db'}", [(four_seats(won), two) for won in
+                                                                  (True, True, True, False)])
+    civ = row(mixed, "mock/a", CIVILIAN)  # 6 of 8 seats, in 3 of 4 matches, the two seats always alike
+    assert (civ.wins.count, civ.wins.n, civ.wins.matches, civ.n_text()) == (6, 8, 4, "4 (8 seats)")
+    interval = (civ.wins.low, civ.wins.high)
+    assert interval == cluster_rate_interval([(1, 1)] * 3 + [(0, 1)])  # the same four matches, one seat each
+    low, high = interval
+    seats_low, seats_high = wilson_interval(6, 8)
+    assert low is not None and high is not None and seats_low is not None and seats_high is not None
+    assert high - low > seats_high - seats_low  # eight seats as independent trials would claim more than is known
+    assert mean(civ, "vote_accuracy").matches == 4 and share(civ, "out_by_vote").n_text() == "4 (8 seats)"
+    all_won = _side_results(f"sqlite:///{tmp_path / 'won.db'}", [(four_seats(True), two)] * 4)
+    won = row(all_won, "mock/a", CIVILIAN)
+    assert (won.wins.low, won.wins.high) == wilson_interval(4, 4) != wilson_interval(8, 8)
+    assert won.wins.low == pytest.approx(0.5101, abs=1e-4)  # 4 of 4 matches; 8 of 8 seats would claim 0.68
+
+
+def test_a_model_is_marked_against_the_random_baseline_on_the_same_side(tmp_path: Path) -> None:
+    """Six tables the civilians win with mock/a in two civilian seats and the random baseline as the agent, and
+    six the agent wins with mock/a as the agent and the baseline in three civilian seats: mock/a's 6 of 6 matches
+    on each side lie above the baseline's 0 of 6 there."""
+    random_agent = {"player1": "mock/a", "player2": "mock/a", "player3": "mock/b", "player4": RANDOM_BASELINE}
+    random_civilians = {"player1": RANDOM_BASELINE, "player2": RANDOM_BASELINE, "player3": RANDOM_BASELINE,
+                        "player4": "mock/a"}
+    found = _side_results(f"sqlite:///{tmp_path / 'chance.db'}",
+                          [(four_seats(True), random_agent)] * 6 + [(four_seats(False), random_civilians)] * 6)
+    assert [(r.model, r.side) for r in found.baselines] == [(RANDOM_BASELINE, side) for side in
+                                                            (CIVILIAN, UNDERCOVER, ALL)]
+    assert all(r.model != RANDOM_BASELINE for r in found.rows) and found.verdicts
+    chance = row(replace(found, rows=found.baselines), RANDOM_BASELINE, CIVILIAN)
+    assert (chance.wins.count, chance.n_text(), chance.verdict) == (0, "6 (18 seats)", None)
+    assert (chance.wins.low, chance.wins.high) == wilson_interval(0, 6)
+    assert row(found, "mock/a", CIVILIAN).verdict == ABOVE and row(found, "mock/a", UNDERCOVER).verdict == ABOVE
+    assert row(found, "mock/b", CIVILIAN).verdict == ABOVE
+    assert row(found, "mock/a", ALL).verdict is None  # its seats mix the sides otherwise than the baseline's
+    assert [r.model for r in found.categories] == [None, "mock/a", "mock/b", RANDOM_BASELINE]
+    text = " ".join(_cli("analyze", "undercover", "--db", f"sqlite:///{tmp_path / 'chance.db'}").split())
+    assert "mock/a civilian 6 (12 seats) 1.00 [0.61, 1.00] above chance 0.50" in text
+    assert "baselines random civilian 6 (18 seats) 0.00 [0.00, 0.39] 0.50" in text
+    assert "random all 12 (24 seats)" in text and "Against the random baseline on the same side" in text

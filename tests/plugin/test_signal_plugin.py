@@ -74,7 +74,8 @@ def test_results_show_the_declared_counts_and_the_score_label(signal_run: Signal
     assert "signal: forfeits per model" in out and f"playeval analyze signal {signal_run.run_id}" in out
     table = out.split("signal: forfeits per model")[1].split("cost: every model call")[0]
     counts = {line.split()[0]: line.split()[1:] for line in table.splitlines() if line.strip().startswith("mock/")}
-    assert counts == {"mock/garbage": ["8", "8"], "mock/player": ["8", "0"]}  # seats, forfeits
+    # matches (seats), forfeits
+    assert counts == {"mock/garbage": ["4", "(8", "seats)", "8"], "mock/player": ["4", "(8", "seats)", "0"]}
     assert "score: each game's own per-seat number, the mean over seats: signal: team points." in " ".join(
         out.split())
     rows = [line for line in out.splitlines() if line.strip().startswith("mock/player") and " red " in line]
@@ -85,11 +86,11 @@ def test_analyze_prints_the_side_tables_and_the_team_elo(signal_run: SignalRun) 
     sides = _cli("analyze", "signal", signal_run.run_id, "--db", signal_run.db)
     assert "signal, 4 matches, per model and side" in sides
     header = next(line for line in sides.splitlines() if line.strip().startswith("model"))
-    assert header.split() == ["model", "side", "seats", "win", "[95%", "CI]", "run's", "rate", "agreed", "focal",
+    assert header.split() == ["model", "side", "n", "win", "[95%", "CI]", "run's", "rate", "agreed", "focal",
                               "forfeits"]
     player = {line.split()[1]: line.split() for line in sides.splitlines() if line.strip().startswith("mock/player")
               and len(line.split()) > 8}
-    assert set(player) == {"red", "blue", "all"} and player["all"][2] == "8"
+    assert set(player) == {"red", "blue", "all"} and player["all"][2:5] == ["4", "(8", "seats)"]  # over matches
     assert "signal: win rate by symbol set" in sides and "(red team's matches)" in sides
     elo = _cli("analyze", "elo", signal_run.run_id, "--db", signal_run.db)
     assert "team Elo over 4 signal games" in elo and "actual score 0.80 won + 0.20 agreement" in elo

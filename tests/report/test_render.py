@@ -507,7 +507,9 @@ def test_undercover_tables_appear_only_for_undercover_runs(tmp_path: Path) -> No
     values: dict[str, Mean | Rate | int] = {name: Mean.of([0.5, 0.7]) for name in (
         "survival", "vote_accuracy", "novelty", "relevance", "reasonableness")}
     values.update(out_by_judge=Rate.of(0, 5), out_by_vote=Rate.of(1, 5), forfeited=0, reasks=2, abstentions=1)
-    side = SideRow(model="mock/a", side="civilian", seats=5, wins=Rate.of(4, 5), reference=2 / 3, values=values)
+    side = SideRow(model="mock/a", side="civilian", seats=5, matches=3,
+                   wins=Rate(count=4, n=5, low=0.25, high=1.0, matches=3), reference=2 / 3, values=values,
+                   verdict="not above chance")
     judge = JudgeRow(judge="mock/j", scored=3, histograms={name: (0,) * 10 + (3,) for name in
                                                            ("novelty", "relevance", "reasonableness")},
                      off_grid=1, under={"novelty": Rate.of(0, 3), "reasonableness": Rate.of(1, 3)},
@@ -523,7 +525,8 @@ def test_undercover_tables_appear_only_for_undercover_runs(tmp_path: Path) -> No
     data = replace(make_data(), teams=(team,))
     [section] = team_sections(data)
     sides, elo, categories, judges = section.tables
-    assert sides.rows[0][3].text == "80%" and sides.rows[0][3].sub == ("[38-96%], n=5",)
+    assert sides.rows[0][2].text == "3 (5 seats)"
+    assert sides.rows[0][3].text == "80%" and sides.rows[0][3].sub == ("[25-100%], n=3 (5 seats)", "not above chance")
     assert sides.rows[0][4].text == "67%" and sides.rows[0][5].text == "0.60"  # the run's rate; mean survival
     assert sides.rows[0][5].sub == ("[0.00, 1.00], n=2",)  # t with 1 df, clipped to [0, 1]
     assert [c.text for c in sides.rows[0][-3:]] == ["0", "2", "1"]

@@ -51,7 +51,15 @@ def chance_verdict(result: ModelResult, chance: ModelResult | None) -> str | Non
     same game and team; ``None`` for a baseline's own row, without a baseline, or when either has no interval."""
     if chance is None or is_baseline(result.model):
         return None
-    low, high, chance_low, chance_high = result.win_low, result.win_high, chance.win_low, chance.win_high
+    return interval_verdict((result.win_low, result.win_high), (chance.win_low, chance.win_high))
+
+
+def interval_verdict(interval: tuple[float | None, float | None], chance: tuple[float | None, float | None]
+                     ) -> str | None:
+    """:data:`ABOVE`, :data:`NOT_ABOVE` or :data:`BELOW` for a model's 95% interval against the random baseline's
+    (see the module), ``None`` when either is missing: the one test every table marking chance applies."""
+    low, high = interval
+    chance_low, chance_high = chance
     if low is None or high is None or chance_low is None or chance_high is None:
         return None
     if low > chance_high:

@@ -116,3 +116,43 @@ def cluster_rate_interval(clusters: Sequence[tuple[int, int]], *, resamples: int
         return sum(wins for wins, _ in sample) / sum(seats for _, seats in sample)
 
     return bootstrap_interval(kept, rate, resamples=resamples, level=level, seed=seed)
+
+
+def match_rate_interval(clusters: Sequence[tuple[int, int]]) -> tuple[float | None, float | None]:
+    """The 95% interval of a rate over matches, ``clusters`` holding one ``(wins, seats)`` per match: Wilson's
+    over the matches where each gave one seat (each a trial of its own), else :func:`cluster_rate_interval`. The
+    one rule every table that shows a win rate over seats follows (``results``, a team game's side tables)."""
+    kept = [(wins, seats) for wins, seats in clusters if seats > 0]
+    if all(seats == 1 for _, seats in kept):
+        return wilson_interval(sum(wins for wins, _ in kept), len(kept))
+    return cluster_rate_interval(kept)
+
+
+def cluster_mean_interval(clusters: Sequence[Sequence[float]], *, resamples: int = CLUSTER_RESAMPLES,
+                          level: float = 0.95, seed: int = 0) -> tuple[float | None, float | None]:
+    """The 95% interval of the mean of a measure in [0, 1] over seats that come in clusters: ``clusters`` holds
+    each match's values (a model's seats of one table, those that have the measure).
+
+    The seats of one table see the same words, the same votes and the same judges, so their values move
+    together; as for a rate (:func:`cluster_rate_interval`), the match is the unit that varies. This is the
+    percentile bootstrap of the mean over all the seats, the matches resampled with replacement
+    (``random.Random(seed)``: the same interval on every run); the mean is that of the per-match means, each
+    weighted by its seats.
+
+    When every match gave the same mean (a judge that scored every sentence 1.0), the matches show no spread and
+    the bootstrap would give a point; the interval is then Wilson's over the matches, taking the mean as a share
+    of them. A measure in [0, 1] with that mean varies at most as a share does, so this is the widest the
+    matches allow, as ``cluster_rate_interval`` does for a rate. ``None``s when no match has a value."""
+    kept = [tuple(values) for values in clusters if values]
+    if any(not 0.0 <= value <= 1.0 for values in kept for value in values):
+        raise ValueError("a clustered mean's values must lie in [0, 1]")
+    if not kept:
+        return None, None
+    means = {round(math.fsum(values) / len(values), 12) for values in kept}
+    if len(means) == 1:
+        return wilson_interval(min(1.0, means.pop()) * len(kept), len(kept))
+
+    def mean(sample: Sequence[tuple[float, ...]]) -> float:
+        return math.fsum(value for values in sample for value in values) / sum(len(values) for values in sample)
+
+    return bootstrap_interval(kept, mean, resamples=resamples, level=level, seed=seed)

@@ -9,10 +9,11 @@ are not scored are left out of the win rate, and counted by why (:func:`unscored
 The interval is over matches, the unit a run draws. Where each scored match gave the model one seat, it is the
 Wilson interval of its wins over those matches; where the model held several seats of one table (Undercover's
 civilians), the seats of a match share its fate and are no independent trials, so it is the cluster bootstrap of
-``analysis.intervals.cluster_rate_interval`` (the matches resampled, seeded). Either way ``scored_matches`` is its
-n. The earlier form, GameArena Table 2's standard deviation across system prompt variants, is gone: at two
-matches it read 0.50±0.50, and nothing else needs it (``variants`` still counts the prompts seen). The win rate
-is ``None``, shown as "n/a", when nothing was scored: it is unknown, not 0.
+``analysis.intervals.cluster_rate_interval`` (the matches resampled, seeded); ``match_rate_interval`` chooses, as
+for a team game's side tables. Either way ``scored_matches`` is its n. The earlier form, GameArena Table 2's
+standard deviation across system prompt variants, is gone: at two matches it read 0.50±0.50, and nothing else
+needs it (``variants`` still counts the prompts seen). The win rate is ``None``, shown as "n/a", when nothing was
+scored: it is unknown, not 0.
 
 Average rounds are over the matches the rules finished (a forfeit in turn 1 is not a quick game), a match
 counted once however many of its seats the model held, with a Student-t 95% interval over them; ``None`` when
@@ -28,7 +29,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from playeval.analysis.intervals import cluster_rate_interval, t_interval, wilson_interval
+from playeval.analysis.intervals import match_rate_interval, t_interval
 from playeval.core.match import Outcome, SeatResult
 
 OPPONENT_FORFEIT = "opponent forfeit"
@@ -177,10 +178,7 @@ def _summarize_group(game: str, model: str, team: str | None, rows: list[MatchRo
             per_match[key][0] += int(row.won)
             per_match[key][1] += 1
     clustered = any(seats > 1 for _, seats in per_match.values())
-    if clustered:
-        low, high = cluster_rate_interval([(won, seats) for won, seats in per_match.values()])
-    else:
-        low, high = wilson_interval(wins, len(scored))
+    low, high = match_rate_interval([(won, seats) for won, seats in per_match.values()])
     finished = {key: row.outcome.rounds for key, row in zip(keys, rows, strict=True)
                 if row.won is not None and row.outcome.status == "finished"}
     rounds = list(finished.values())

@@ -3,19 +3,31 @@ per model and side, per model overall, per match category, the team Elo's input,
 (``playeval analyze GAME``, ``playeval analyze elo``, the tables of ``playeval results`` and the report).
 
 Only finished matches count (an aborted or unfinished one is left out). A seat counts for the team its outcome
-gives it (``SeatResult.team``), and for whoever held it: its model, or its kind of player ("scripted", "human").
-Per model and side (and per model overall):
+gives it (``SeatResult.team``), and for whoever held it: its model, a baseline player (``baseline/NAME``), or its
+kind of player ("scripted", "human"). Per model and side (and per model overall):
 
-- win rate: seats whose side won (a seat out before the end still wins with its side, as the game scores it), with
-  its Wilson 95% interval; beside it ``reference``, what the model's seats would win at the run's own rates: the
-  share of matches each seat's team won, averaged over the seats. It is the observed rate of the whole run, not a
-  chance baseline.
+- win rate: seats whose side won (a seat out before the end still wins with its side, as the game scores it);
+  beside it ``reference``, what the model's seats would win at the run's own rates: the share of matches each
+  seat's team won, averaged over the seats. It is the observed rate of the whole run, not a chance baseline.
 - each declared measure (``SeatMeasure``), from the game's ``seat_measures`` (``core.game.TeamGame``) and the
-  outcome (``won``, ``forfeited``): a ``mean`` over the seats that have it, with a Student-t 95% interval over them
-  clipped to [0, 1]; a ``share`` of seats where it is not 0, with its Wilson 95% interval; or a ``count`` summed.
+  outcome (``won``, ``forfeited``): a ``mean`` over the seats that have it (a measure in [0, 1]); a ``share`` of
+  seats where it is not 0; or a ``count`` summed.
+
+Every interval is a 95% interval over **matches**, the unit a run draws: a model often holds several seats of one
+table (Undercover's civilians), and those seats share the table's words, votes, judges and result, so they are no
+independent trials and an interval over seats would be too narrow by about the square root of the seats per
+table. A rate or a share is ``Rate.over_matches`` (Wilson's over the matches where each gave one seat, else the
+cluster bootstrap of ``intervals.cluster_rate_interval``), a mean ``Mean.over_matches`` (the cluster bootstrap of
+``intervals.cluster_mean_interval``); each keeps its n as matches, and the seats beside them.
+
+Baseline players (``playeval run --baselines``: at a table they sit among the models) get rows like a model's,
+kept apart (``SideResults.baselines``), and each model's row on a team is marked against the ``random``
+baseline's row on the same team (``analysis.chance``: "not above chance" when the two intervals overlap), where
+the runs have one. A model's overall row gets no mark: its seats and the baseline's are different mixes of the
+teams, whose base rates differ, so only a team's rates compare.
 
 The win rate by category (a game that declares ``category``): per category, the share of its matches the first
-declared team won, then each model's seats in it, won with their side.
+declared team won, then each model's seats in it (the baselines' after them), won with their side.
 
 The team Elo's input (``elo_games``): each finished match is a game of the seats held by a model, each with its
 actual score as the game's ``TeamElo`` weighs its measures (a measure without a value counts 0); a match without a
@@ -26,13 +38,16 @@ from __future__ import annotations
 
 import importlib
 import statistics
+from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
-from playeval.analysis.cells import GameTables, Mean, Rate
+from playeval.analysis.cells import GameTables, Mean, Rate, seats_text
+from playeval.analysis.chance import NOT_ABOVE, RANDOM_BASELINE, interval_verdict
 from playeval.analysis.ratings import SeatResult, TeamRule
 from playeval.core import ConfigError, Event, RoleAssignment, SeatAssignment
+from playeval.core.baselines import is_baseline
 from playeval.core.game import Game, TeamGame
 from playeval.core.info import TeamAnalysis
 from playeval.core.match import MatchSpec, Outcome
@@ -66,11 +81,20 @@ class SideRow:
     model: str
     side: str
     seats: int
+    matches: int
+    """The matches those seats were held in: the intervals' n."""
     wins: Rate
     reference: float | None
     """What these seats would win at the run's own side win rates (see the module's note)."""
     values: Mapping[str, Value]
     """Each declared measure: a ``Mean``, a ``Rate`` (a share of seats) or an ``int`` (a count)."""
+    verdict: str | None = None
+    """Against the random baseline on the same team (``analysis.chance``); ``None`` for a baseline, an overall
+    row, or where the runs have no random baseline on that team."""
+
+    def n_text(self) -> str:
+        """``4``, or ``4 (8 seats)`` where the model held several seats of a match."""
+        return seats_text(self.matches, self.seats)
 
 
 @dataclass(frozen=True)
@@ -91,13 +115,22 @@ class SideResults:
     rows: tuple[SideRow, ...]
     """Per model (by name): each team it played for, in the declared order, then ``all``."""
     categories: tuple[CategoryRow, ...]
-    """Per category (by name): the category's row, then its models' rows."""
+    """Per category (by name): the category's row, then its models' rows, then its baselines'."""
     tables: GameTables
     """The game's own tables (``TeamAnalysis.tables``), empty for most games."""
+    baselines: tuple[SideRow, ...] = ()
+    """The baseline players' rows (``baseline/NAME``), as the models' are, kept apart from them."""
+
+    @property
+    def verdicts(self) -> bool:
+        """Whether any model's row is marked against the random baseline."""
+        return any(row.verdict is not None for row in self.rows)
 
 
 @dataclass(frozen=True)
 class _Seat:
+    match: int
+    """The match's place among those summarized: a cluster of the intervals."""
     model: str
     side: str
     won: bool
@@ -151,7 +184,7 @@ def _category(game: Game[Any], match: StoredMatch) -> str:
     return (game.match_category(match.spec) if isinstance(game, TeamGame) else None) or UNKNOWN_CATEGORY
 
 
-def _seats(game: Game[Any], analysis: TeamAnalysis, match: StoredMatch) -> list[_Seat]:
+def _seats(game: Game[Any], analysis: TeamAnalysis, index: int, match: StoredMatch) -> list[_Seat]:
     measures = seat_measures(game, match)
     category = _category(game, match)
     teams = {team.name for team in analysis.teams}
@@ -160,28 +193,65 @@ def _seats(game: Game[Any], analysis: TeamAnalysis, match: StoredMatch) -> list[
         result = match.outcome.result_for(assignment.seat)
         if result.team not in teams:
             continue
-        found.append(_Seat(model=assignment.model or assignment.player_kind, side=result.team, won=bool(result.won),
-                           category=category, measures=measures[assignment.seat]))
+        found.append(_Seat(match=index, model=assignment.model or assignment.player_kind, side=result.team,
+                           won=bool(result.won), category=category, measures=measures[assignment.seat]))
     return found
+
+
+def _by_match(seats: Sequence[_Seat]) -> list[list[_Seat]]:
+    """The seats grouped by match, in the order of the matches: the clusters of an interval over matches."""
+    found: dict[int, list[_Seat]] = defaultdict(list)
+    for seat in seats:
+        found[seat.match].append(seat)
+    return [found[index] for index in sorted(found)]
+
+
+def _won(seats: Sequence[_Seat]) -> Rate:
+    """The share of ``seats`` won, its interval over their matches."""
+    return Rate.over_matches([(sum(seat.won for seat in match), len(match)) for match in _by_match(seats)])
 
 
 def _value(analysis: TeamAnalysis, name: str, seats: Sequence[_Seat]) -> Value:
     kind = next(measure.kind for measure in analysis.measures if measure.name == name)
-    values = [seat.measures.get(name) for seat in seats]
+    matches = [[seat.measures.get(name) for seat in match] for match in _by_match(seats)]
     if kind == "mean":
-        return Mean.of([value for value in values if value is not None])
+        known = [[value for value in values if value is not None] for values in matches]
+        outside = next((value for values in known for value in values if not 0.0 <= value <= 1.0), None)
+        if outside is not None:
+            raise ConfigError(f"the team measure {name!r} is averaged, so its values must lie in [0, 1]; one is "
+                              f"{outside}")
+        return Mean.over_matches(known)
     if kind == "share":
-        return Rate.of(sum(bool(value) for value in values), len(seats))
-    return round(sum(value or 0.0 for value in values))
+        return Rate.over_matches([(sum(bool(value) for value in values), len(values)) for values in matches])
+    return round(sum(value or 0.0 for values in matches for value in values))
 
 
 def _side_row(analysis: TeamAnalysis, model: str, side: str, seats: Sequence[_Seat],
               shares: Mapping[str, float | None]) -> SideRow:
     known = [shares[seat.side] for seat in seats]
     reference = statistics.fmean(share for share in known if share is not None) if None not in known else None
-    return SideRow(model=model, side=side, seats=len(seats), wins=Rate.of(sum(seat.won for seat in seats), len(seats)),
-                   reference=reference,
+    return SideRow(model=model, side=side, seats=len(seats), matches=len({seat.match for seat in seats}),
+                   wins=_won(seats), reference=reference,
                    values={measure.name: _value(analysis, measure.name, seats) for measure in analysis.measures})
+
+
+def _marked(rows: Sequence[SideRow]) -> list[SideRow]:
+    """The rows, each model's row on a team with its verdict against the random baseline's row on that team."""
+    chance = {row.side: row for row in rows if row.model == RANDOM_BASELINE and row.side != ALL}
+    marked: list[SideRow] = []
+    for row in rows:
+        baseline = chance.get(row.side)
+        if baseline is None or is_baseline(row.model):
+            marked.append(row)
+            continue
+        marked.append(replace(row, verdict=interval_verdict((row.wins.low, row.wins.high),
+                                                            (baseline.wins.low, baseline.wins.high))))
+    return marked
+
+
+def _players(names: Sequence[str] | set[str]) -> list[str]:
+    """Models by name, then baseline players by name."""
+    return sorted(names, key=lambda name: (is_baseline(name), name))
 
 
 def summarize_sides(game: Game[Any], matches: Sequence[StoredMatch]) -> SideResults | None:
@@ -192,14 +262,14 @@ def summarize_sides(game: Game[Any], matches: Sequence[StoredMatch]) -> SideResu
     seats: list[_Seat] = []
     first = analysis.teams[0].name
     first_won: list[tuple[str, bool]] = []
-    for match in matches:
-        seats += _seats(game, analysis, match)
+    for index, match in enumerate(matches):
+        seats += _seats(game, analysis, index, match)
         first_won.append((_category(game, match), match.outcome.winning_team == first))
     team_wins = {team.name: Rate.of(sum(match.outcome.winning_team == team.name for match in matches), len(matches))
                  for team in analysis.teams}
     shares = {name: rate.value for name, rate in team_wins.items()}
     rows: list[SideRow] = []
-    for model in sorted({seat.model for seat in seats}):
+    for model in _players({seat.model for seat in seats}):
         mine = [seat for seat in seats if seat.model == model]
         for team in analysis.teams:
             held = [seat for seat in mine if seat.side == team.name]
@@ -211,13 +281,15 @@ def summarize_sides(game: Game[Any], matches: Sequence[StoredMatch]) -> SideResu
         outcomes = [won for name, won in first_won if name == category]
         categories.append(CategoryRow(category=category, model=None, wins=Rate.of(sum(outcomes), len(outcomes))))
         held = [seat for seat in seats if seat.category == category]
-        for model in sorted({seat.model for seat in held}):
-            theirs = [seat for seat in held if seat.model == model]
+        for model in _players({seat.model for seat in held}):
             categories.append(CategoryRow(category=category, model=model,
-                                          wins=Rate.of(sum(seat.won for seat in theirs), len(theirs))))
+                                          wins=_won([seat for seat in held if seat.model == model])))
     tables = _own_tables(analysis.tables)(game, matches) if analysis.tables else GameTables()
-    return SideResults(game=game.id, matches=len(matches), team_wins=team_wins, rows=tuple(rows),
-                       categories=tuple(categories), tables=tables)
+    marked = _marked(rows)
+    return SideResults(game=game.id, matches=len(matches), team_wins=team_wins,
+                       rows=tuple(row for row in marked if not is_baseline(row.model)),
+                       categories=tuple(categories), tables=tables,
+                       baselines=tuple(row for row in marked if is_baseline(row.model)))
 
 
 def _own_tables(path: str) -> Callable[[Any, Sequence[StoredMatch]], GameTables]:
@@ -275,7 +347,15 @@ def possessive(label: str) -> str:
 def sides_caption(analysis: TeamAnalysis, results: SideResults) -> str:
     """The game's caption of the side table, with the run's figures in it."""
     shares = {name: "n/a" if rate.value is None else f"{rate.value:.0%}" for name, rate in results.team_wins.items()}
-    return analysis.caption.format(matches=results.matches, **shares)
+    caption = analysis.caption.format(matches=results.matches, **shares)
+    if results.verdicts:
+        caption += (f" Against the random baseline on the same side: {NOT_ABOVE} when the two 95% intervals "
+                    "overlap, above or below chance when they do not (no mark on a model's overall row, whose "
+                    "seats mix the sides otherwise than the baseline's).")
+    if results.baselines:
+        caption += (" Baselines: players of known character the game provides (playeval run --baselines), seated "
+                    "among the models on the same setups; listed apart and not ranked among them.")
+    return caption
 
 
 def elo_offsets(analysis: TeamAnalysis) -> list[str]:

@@ -13,9 +13,11 @@ from rich.console import Console
 from rich.table import Table
 
 from playeval.analysis.cells import Figure, ResultTable
+from playeval.analysis.chance import player_label
 from playeval.analysis.sides import (
     ALL,
     SideResults,
+    SideRow,
     possessive,
     side_results,
     sides_caption,
@@ -52,15 +54,25 @@ def _number2(value: float | None) -> str:
     return "n/a" if value is None else f"{value:.2f}"
 
 
+def _labelled(results: SideResults) -> list[tuple[SideRow, str]]:
+    """The rows to show, each with its label: the models', then the baseline players' by name (as ``playeval
+    results`` lists them, under a "baselines" row)."""
+    rows = [(row, row.model) for row in results.rows]
+    return [*rows, *((row, f"  {player_label(row.model)}") for row in results.baselines)]
+
+
 def print_sides(results: SideResults, analysis: TeamAnalysis, runs: str) -> None:
-    """The tables of ``playeval analyze GAME``: per model and side, each measure group the game shows apart, the
-    caption, the win rate by category, then the game's own tables."""
+    """The tables of ``playeval analyze GAME``: per model and side (the baseline players' rows apart, under the
+    models'), each measure group the game shows apart, the caption, the win rate by category, then the game's own
+    tables."""
     console = stdout()
     game = results.game
     main = [measure for group in analysis.groups if group.table is None for measure in group.measures]
     sides = Table(title=f"run(s) {runs}: {game}, {results.matches} matches, per model and side",
                   box=box.SIMPLE_HEAD, padding=(0, 1))
-    for column in ("model", "side", "seats", "win [95% CI]", "run's rate", *(measure.label for measure in main)):
+    marked = results.verdicts
+    for column in ("model", "side", "n", "win [95% CI]", *(("vs random",) if marked else ()), "run's rate",
+                   *(measure.label for measure in main)):
         sides.add_column(column, justify="left" if column in ("model", "side") else "right")
     apart: list[Table] = []
     for group in (group for group in analysis.groups if group.table is not None):
@@ -69,11 +81,17 @@ def print_sides(results: SideResults, analysis: TeamAnalysis, runs: str) -> None
             table.add_column(column, justify="left" if column in ("model", "side") else "right")
         apart.append(table)
     groups = [group for group in analysis.groups if group.table is not None]
-    for row in results.rows:
-        sides.add_row(row.model, row.side, str(row.seats), row.wins.text(), _number2(row.reference),
+    for index, (row, label) in enumerate(_labelled(results)):
+        baseline = index >= len(results.rows)
+        if index == len(results.rows):
+            for table in (sides, *apart):
+                table.add_section()
+                table.add_row("baselines", style="dim")
+        mark = ("" if baseline or row.side == ALL else row.verdict or "-",) if marked else ()
+        sides.add_row(label, row.side, row.n_text(), row.wins.text(), *mark, _number2(row.reference),
                       *(figure_text(row.values[measure.name]) for measure in main))
         for table, group in zip(apart, groups, strict=True):
-            table.add_row(row.model, row.side, *(figure_text(row.values[measure.name]) for measure in group.measures))
+            table.add_row(label, row.side, *(figure_text(row.values[measure.name]) for measure in group.measures))
     print_table(console, sides)
     for table in apart:
         print_table(console, table)
@@ -84,10 +102,11 @@ def print_sides(results: SideResults, analysis: TeamAnalysis, runs: str) -> None
         for column in ("category", "model", "n", "win [95% CI]"):
             categories.add_column(column, justify="left" if column in ("category", "model") else "right")
         for item in results.categories:
-            categories.add_row(item.category, item.model or f"({first} matches)", str(item.wins.n),
+            categories.add_row(item.category, item.model or f"({first} matches)", item.wins.n_text(),
                                item.wins.text())
         print_table(console, categories)
-        console.print(f"n: matches for a category's own row (the {first} share of them), seats for a model's.")
+        console.print(f"n: the matches (a category's own row: the {first} share of them; a model's: its seats in "
+                      "them beside, where it held several of one table); 95% intervals over the matches.")
     for extra in results.tables.terminal:
         print_result_table(console, extra)
 
@@ -103,10 +122,14 @@ def print_counts(store: Store, run_id: str, game: str) -> None:
     titles = {measure.name: measure.title.lower() for measure in analysis.measures}
     table = Table(title=f"{game}: {analysis.counts_title}", box=box.SIMPLE_HEAD, padding=(0, 1))
     table.add_column("model", no_wrap=True)
-    for column in ("seats", *(titles[name] for name in analysis.counts)):
+    for column in ("n", *(titles[name] for name in analysis.counts)):
         table.add_column(column, justify="right", no_wrap=True)
-    for row in (r for r in found.rows if r.side == ALL):
-        table.add_row(row.model, str(row.seats), *(figure_text(row.values[name]) for name in analysis.counts))
+    models = sum(row.side == ALL for row in found.rows)
+    for index, (row, label) in enumerate((row, label) for row, label in _labelled(found) if row.side == ALL):
+        if index == models:
+            table.add_section()
+            table.add_row("baselines", style="dim")
+        table.add_row(label, row.n_text(), *(figure_text(row.values[name]) for name in analysis.counts))
     console = stdout()
     print_table(console, table)
     console.print(f"{analysis.counts_note} playeval analyze {game} {run_id}".lstrip())
@@ -123,9 +146,9 @@ def _team_command(game: str, description: str) -> Any:
     """``playeval analyze GAME`` for a team game."""
     app = typer.Typer()
 
-    @app.command(game, help=f"{description}: per model and side, win rate (Wilson 95%) beside the run's side rates "
-                            "and the game's measures, the win rate by category where it has one, and its own "
-                            "tables.")
+    @app.command(game, help=f"{description}: per model and side, win rate (95% interval over matches) beside the "
+                            "run's side rates, the random baseline's where the run has one, and the game's "
+                            "measures; the win rate by category where it has one, and its own tables.")
     def command(run_ids: list[str] = typer.Argument(None, help="Run ids (default: the latest run)."),
                 db: str | None = db_option()) -> None:
         analysis = team_analysis(default_registry().get(game))

@@ -247,8 +247,9 @@ SeatMeasureKind = Literal["mean", "share", "count"]
 
 
 class SeatMeasure(_Info):
-    """A per-seat number a team game reports, per model and side: a ``mean`` over seats (with a t 95% interval),
-    a ``share`` of seats where it is not 0 (with a Wilson interval), or a ``count`` summed over seats.
+    """A per-seat number a team game reports, per model and side: a ``mean`` over seats (of values in [0, 1]), a
+    ``share`` of seats where it is not 0, or a ``count`` summed over seats; a mean and a share with a 95% interval
+    over matches (``playeval.analysis.sides``).
 
     ``name`` is a key of the game's ``seat_measures`` (see ``core.game.TeamGame``), or one playeval fills in from
     the outcome for every game: ``won`` (1 or 0) and ``forfeited`` (1 or 0). ``label`` is the terminal's short
@@ -303,10 +304,11 @@ class TeamAnalysis(_Info):
     GameTables`` (``playeval.analysis.sides``) that the analysis imports when it shows the game's results, so the
     game's own modules import nothing of the analysis (Undercover's judges' score distributions:
     ``playeval.analysis.undercover_judging:judge_tables``; a plugin names a module of its own)."""
-    caption: str = ("Per model and side, every seat it held in a finished match. Win: seats whose side won, with a "
-                    "Wilson 95% interval; run's rate: what those seats would win at this run's own side win rates "
-                    "(over {matches} matches). Means: over seats, with a Student-t 95% interval over seats; "
-                    "shares: of seats, with Wilson 95% intervals.")
+    caption: str = ("Per model and side, every seat it held in a finished match. Win: seats whose side won; run's "
+                    "rate: what those seats would win at this run's own side win rates (over {matches} matches). "
+                    "Means: over seats; shares: of seats. Every interval is a 95% interval over matches (a "
+                    "bootstrap of the matches where a model held several seats of one table, Wilson's where each "
+                    "match gave it one seat); n: the matches, and the seats in them where they differ.")
 
     @model_validator(mode="after")
     def _checked(self) -> TeamAnalysis:

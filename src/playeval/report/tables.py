@@ -331,15 +331,20 @@ def rule_game_tables(data: ReportData) -> list[Table]:
     return [wins, checks]
 
 
-def _share(rate: Rate) -> Cell:
-    return _rate_cell(rate.count, rate.n, rate.low, rate.high, False)
+def _share(rate: Rate, verdict: str | None = None) -> Cell:
+    """A share with its interval and n under it (``n=4 (8 seats)`` over matches), and a verdict against chance."""
+    if not rate.n or rate.low is None or rate.high is None:
+        return Cell(NA, numeric=True)
+    return Cell(f"{rate.count / rate.n * 100:.0f}%", numeric=True,
+                sub=(f"[{rate.low * 100:.0f}-{rate.high * 100:.0f}%], n={rate.n_text()}",
+                     *((verdict,) if verdict else ())))
 
 
 def _mean_cell(mean: Mean) -> Cell:
     if mean.mean is None:
         return Cell(NA, numeric=True)
-    sub = f"[{mean.low:.2f}, {mean.high:.2f}], n={mean.n}" if mean.low is not None and mean.high is not None \
-        else f"n={mean.n}"
+    n = f"n={mean.n_text()}"
+    sub = f"[{mean.low:.2f}, {mean.high:.2f}], {n}" if mean.low is not None and mean.high is not None else n
     return Cell(f"{mean.mean:.2f}", numeric=True, sub=(sub,))
 
 
@@ -372,20 +377,23 @@ def result_table(table: ResultTable) -> Table:
 
 
 def _sides_table(team: TeamReport, name: str) -> Table:
+    """Per model and side, the baseline players' rows under the models' (a section of their own), each model's
+    win rate on a team marked against the random baseline's there."""
     analysis, results = team.analysis, team.results
     measures = analysis.measures
     rows = tuple(
-        (Cell(row.model), Cell("overall" if row.side == ALL else row.side),
-         Cell(str(row.seats), numeric=True, aux=True), _share(row.wins),
+        (Cell(player_label(row.model)), Cell("overall" if row.side == ALL else row.side),
+         Cell(row.n_text(), numeric=True, aux=True), _share(row.wins, row.verdict),
          Cell(NA if row.reference is None else f"{row.reference * 100:.0f}%", numeric=True, aux=True),
          *(_figure_cell(row.values[measure.name], True, True) for measure in measures))
-        for row in results.rows)
+        for row in (*results.rows, *results.baselines))
     return Table(
         title=f"{name}: per model and side",
-        columns=("Model", "Side", "Seats", "Win rate", "Run's rate", *(measure.title for measure in measures)),
+        columns=("Model", "Side", "Matches", "Win rate", "Run's rate", *(measure.title for measure in measures)),
         groups=(Group("", 1), Group("", 1), Group("", 1), Group("Wins", 2),
                 *(Group(group.label, len(group.measures)) for group in analysis.groups if group.measures)),
-        rows=rows, caption=sides_caption(analysis, results))
+        rows=rows, caption=sides_caption(analysis, results),
+        sections=((len(results.rows), "Baselines"),) if results.baselines else ())
 
 
 def _elo_table(team: TeamReport, name: str) -> Table:
@@ -417,7 +425,9 @@ def _category_table(team: TeamReport, name: str) -> Table:
         rows=tuple((Cell(item.category), Cell(item.model or f"the {first} (matches)"), _share(item.wins))
                    for item in team.results.categories),
         caption=(f"A category's first row is the share of its matches the {first} won; the rows under it are each "
-                 "model's seats in it, won with their side, with Wilson 95% intervals."))
+                 "model's seats in it (then each baseline's), won with their side. 95% intervals over the matches "
+                 "(a bootstrap of them where a model held several seats of one table); n: the matches, and the "
+                 "seats in them where they differ."))
 
 
 def _rating_cells(rating: RatedPlayer | None, aux: bool) -> tuple[Cell, ...]:

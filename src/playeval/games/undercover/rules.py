@@ -162,12 +162,13 @@ def _option(options: Mapping[str, Scalar], name: str, default: Scalar) -> Scalar
 
 CAPTION_SIDES = (
     "Per model and side, every seat it held in a finished match. Win: seats whose side won (a seat put out still "
-    "wins with its side), with a Wilson 95% interval; run's rate: what those seats would win at this run's own side "
-    "win rates (civilians won {civilian} of the {matches} matches), the observed reference, not a chance baseline. "
-    "Survival, voting accuracy and the judges' mean scores: means over seats with a Student-t 95% interval over "
-    "seats (clipped to [0, 1]); seats without the measure are left out of it. Put out by the judges and voted out: "
-    "shares of seats with Wilson 95% intervals. Re-asks: refused replies; abstentions: votes refused until the "
-    "re-asks ran out.")
+    "wins with its side); run's rate: what those seats would win at this run's own side win rates (civilians won "
+    "{civilian} of the {matches} matches), the observed reference, not a chance baseline. Survival, voting accuracy "
+    "and the judges' mean scores: means over seats (seats without the measure are left out of them). Put out by the "
+    "judges and voted out: shares of seats. Every interval is a 95% interval over matches, since a model's seats at "
+    "one table share its words, votes and result: a bootstrap of the matches (Wilson's where each match gave the "
+    "model one seat); n: the matches, and the seats in them where they differ. Re-asks: refused replies; "
+    "abstentions: votes refused until the re-asks ran out.")
 TEAMS = TeamAnalysis(
     teams=(TeamInfo(name=CIVILIAN, label="civilians", elo_offset=TWO_THIRDS_OFFSET),
            TeamInfo(name=UNDERCOVER, label="undercover agents")),
