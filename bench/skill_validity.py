@@ -76,7 +76,8 @@ async def _main(args: argparse.Namespace) -> int:
         print(f"\nreplicate 1 ({args.n} game numbers): recovered order by rating")
         for check in order_checks(boards[0]):
             state = "all adjacent separated" if check.separated else "not all separated"
-            print(f"  {check.scope:<18} tau {check.tau:+.2f}  {state:<24} " + " > ".join(_short(p) for p in check.ranking))
+            order = " > ".join(_short(p) for p in check.ranking)
+            print(f"  {check.scope:<18} tau {check.tau:+.2f}  {state:<24} {order}")
         taus = {check.scope: [] for check in order_checks(boards[0])}
         for board in boards:
             for check in order_checks(board):

@@ -80,7 +80,9 @@ def test_the_cli_runs_with_baselines_and_prints_them_as_rows(tmp_path: Path, mon
     assert "of 8 matches to play" in result.output
     rows = {(cells[0], cells[1]) for cells in map(str.split, result.output.splitlines())
             if len(cells) > 2 and cells[0] in ("pick", "plain")}  # the results table's (game, model)
-    assert rows == {("pick", STRONG), ("pick", "baseline/random"), ("pick", "baseline/naive"), ("plain", STRONG)}
+    # baselines stand under the models, by name, in a group of their own
+    assert rows == {("pick", STRONG), ("pick", "random"), ("pick", "naive"), ("plain", STRONG)}
+    assert "baselines" in result.output
     with Store.open(os.environ["PLAYEVAL_DB"]) as store:
         latest = store.latest_run_id()
         assert latest is not None and run_config(store, latest).baselines
