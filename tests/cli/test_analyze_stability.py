@@ -202,3 +202,34 @@ def test_models_tied_in_both_runs_do_not_make_a_significant_agreement(tmp_path: 
     assert bluffing["tied"] == 3 and bluffing["p"] == pytest.approx(0.25) and not bluffing["can_be_significant"]
     code, out = _invoke("analyze", "stability", first, second, "--db", db)
     assert "bluffing: with ties, A: (mock/false = mock/player = mock/true) > mock/garbage" in out
+
+
+def test_baselines_can_be_ranked_with_the_models_and_win_rates_ranked_instead(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'base.db'}"
+
+    def play(seed: int) -> str:
+        config = RunConfig(games=("bluffing",), models=("mock/true", "mock/garbage"), opponent="scripted", n=6,
+                           seed=seed, baselines=True)
+
+        async def run() -> str:
+            with Store.open(db) as store:
+                run_id = create_run(store, default_registry(), config)
+                async with ModelHub(use_cache=False, mock_scripts=SCRIPTS) as hub:
+                    await BatchRunner(store, hub, default_registry()).run(run_id)
+                return run_id
+
+        return asyncio.run(run())
+
+    first, second = play(1), play(2)
+    code, out = _invoke("analyze", "stability", first, second, "--json", "--with-baselines", "--db", db)
+    assert code == 0, out
+    ranked = {s["scope"]: s for s in json.loads(out)["scopes"]}["bluffing"]
+    flat = [p for entry in ranked["order_a"] for p in (entry if isinstance(entry, list) else [entry])]
+    assert {"baseline/random", "baseline/naive", "mock/true", "mock/garbage"} <= set(flat)
+    code, out = _invoke("analyze", "stability", first, second, "--json", "--db", db)
+    assert code == 0, out
+    assert "baseline/" not in out
+    code, out = _invoke("analyze", "stability", first, second, "--by", "win-rate", "--db", db)
+    assert code == 0, out
+    code, out = _invoke("analyze", "stability", first, second, "--by", "luck", "--db", db)
+    assert code != 0 and "--by" in out

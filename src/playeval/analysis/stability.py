@@ -25,6 +25,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from playeval.analysis.bradley_terry import RatedPlayer
+from playeval.analysis.leaderboard import load_leaderboard
 from playeval.analysis.load import match_rows
 from playeval.analysis.outcomes import summarize
 from playeval.analysis.ranking import ALPHA, TauMethod, fewest_models, rbo
@@ -214,7 +216,8 @@ def format_stability(found: Stability) -> str:
     return "\n".join(out)
 
 
-def win_rate_rankings(store: Store, registry: GameRegistry, run_ids: Sequence[str]) -> dict[str, Ranking]:
+def win_rate_rankings(store: Store, registry: GameRegistry, run_ids: Sequence[str], *,
+                      with_baselines: bool = False) -> dict[str, Ranking]:
     """Rankings of the runs' models by win rate: per game over the scored matches (``outcomes.summarize``, a
     model's teams taken together), and ``overall`` by the mean of the per-game win rates, every game weighted
     equally. Models with equal rates are a tie group.
@@ -224,7 +227,8 @@ def win_rate_rankings(store: Store, registry: GameRegistry, run_ids: Sequence[st
     reference, not ranked models), and so is a ranking in which every model ties (it orders nothing). A stand-in
     until ratings rank the models.
     """
-    rows = [row for run_id in run_ids for row in match_rows(store, run_id, registry) if not is_baseline(row.model)]
+    rows = [row for run_id in run_ids for row in match_rows(store, run_id, registry)
+            if with_baselines or not is_baseline(row.model)]
     rates: dict[str, dict[str, float]] = {}
     for result in summarize(rows, by_team=False):
         if result.scored and result.win_rate is not None:
@@ -236,5 +240,32 @@ def win_rate_rankings(store: Store, registry: GameRegistry, run_ids: Sequence[st
     everywhere = set.intersection(*(set(scores) for scores in rates.values())) if rates else set()
     overall = {model: statistics.fmean(scores[model] for scores in rates.values()) for model in everywhere}
     if len(set(overall.values())) > 1:
+        rankings[OVERALL] = tie_groups(overall)
+    return rankings
+
+
+def rating_rankings(store: Store, registry: GameRegistry, run_ids: Sequence[str], *,
+                    with_baselines: bool = False) -> dict[str, Ranking]:
+    """Rankings of the runs' models by their leaderboard ratings (``analysis.leaderboard``, the ratings
+    ``playeval leaderboard`` prints): per game (a run on another secret set plays another board of the same game, so
+    scopes are games, not boards; a game with several boards in the runs is ranked per board) and ``overall``, by
+    the rating's point estimate, models with equal ratings as one tie group. ``with_baselines``: the baseline
+    players are ranked with the models (three models alone can never show agreement beyond chance: 1/3! = 1/6)."""
+    board = load_leaderboard(store, registry, list(run_ids), with_people=False)
+    per_game: dict[str, int] = {}
+    for result in board.boards:
+        per_game[result.game] = per_game.get(result.game, 0) + 1
+    rankings: dict[str, Ranking] = {}
+
+    def scores(rows: Sequence[RatedPlayer], extra: Sequence[RatedPlayer]) -> dict[str, float]:
+        return {row.player: round(row.rating, 6) for row in (*rows, *(extra if with_baselines else ()))}
+
+    for result in board.boards:
+        scope = result.game if per_game[result.game] == 1 else result.name
+        found = scores(result.ratings, result.baseline_ratings)
+        if len(found) > 1 and len(set(found.values())) > 1:
+            rankings[scope] = tie_groups(found)
+    overall = scores(board.overall, board.overall_baselines)
+    if len(overall) > 1 and len(set(overall.values())) > 1:
         rankings[OVERALL] = tie_groups(overall)
     return rankings

@@ -6,6 +6,7 @@ import asyncio
 import dataclasses
 import json
 from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -48,7 +49,7 @@ from playeval.analysis.sides import (
     team_analysis,
     team_games,
 )
-from playeval.analysis.stability import format_stability, stability, win_rate_rankings
+from playeval.analysis.stability import format_stability, rating_rankings, stability, win_rate_rankings
 from playeval.analysis.tied_rankings import PERMUTATIONS, Ranking
 from playeval.cli.console import db_option, fail, print_table, stderr, stdout
 from playeval.cli.judge_cmd import register_judge
@@ -395,50 +396,55 @@ RankingSource = Callable[[Store, GameRegistry, Sequence[str]], Mapping[str, Rank
 """What ``analyze stability`` ranks by: for a list of run ids, ``{scope: [model or [tied models], best first]}``."""
 
 
-def stability_command(source: RankingSource) -> Callable[..., None]:
-    """``analyze stability`` ranking each run with ``source`` (win rates today; ratings once they rank)."""
-
-    def stability_cmd(
-        run_a: str = typer.Argument(..., help="The first run (e.g. played on secret set 1)."),
-        run_b: str = typer.Argument(..., help="The second run of the same models (set 2, another seed...)."),
-        permutations: int = typer.Option(PERMUTATIONS, "--permutations", min=1,
-                                         help="Random pairings for the tau test where models tie and are too many "
-                                              "to count every pairing."),
-        seed: int = typer.Option(0, "--seed", help="Seed of those pairings."),
-        as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of the table."),
-        db: str | None = db_option(),
-    ) -> None:
-        """Do two runs of the same models rank them alike? Per game and overall: Kendall's tau with its exact
-        test, RBO, and the pairs of models whose order swapped; models ranked in one run only are left out."""
-        registry = default_registry()
-        with Store.open(db, write=False) as store:
-            for run_id in (run_a, run_b):
-                require_run(store, run_id)
-            side_a = source(store, registry, [run_a])
-            side_b = source(store, registry, [run_b])
-        for run_id, side in ((run_a, side_a), (run_b, side_b)):
-            if not side:
-                fail(f"run {run_id} ranks no models: it needs finished, scored matches of two models or more that "
-                     "did not all score the same")
-        found = stability(side_a, side_b, label_a=run_a, label_b=run_b, permutations=permutations, seed=seed)
-        if not found.scopes:
-            fail(f"runs {run_a} and {run_b} rank no game in common (A: {', '.join(sorted(side_a))}; "
-                 f"B: {', '.join(sorted(side_b))})")
-        if as_json:
-            typer.echo(json.dumps(found.as_json(), indent=2))
-        else:
-            typer.echo(format_stability(found))
-
-    return stability_cmd
+RANKED_BY: dict[str, Callable[[bool], RankingSource]] = {
+    "rating": lambda with_baselines: partial(rating_rankings, with_baselines=with_baselines),
+    "win-rate": lambda with_baselines: partial(win_rate_rankings, with_baselines=with_baselines),
+}
+"""What ``analyze stability --by`` ranks by: the leaderboard's ratings (the default) or plain win rates."""
 
 
-def register_stability(app: typer.Typer, source: RankingSource) -> None:
-    """Add ``stability`` to ``playeval analyze``, ranking each run with ``source``."""
-    app.command("stability")(stability_command(source))
+def stability_cmd(
+    run_a: str = typer.Argument(..., help="The first run (e.g. played on secret set 1)."),
+    run_b: str = typer.Argument(..., help="The second run of the same models (set 2, another seed...)."),
+    by: str = typer.Option("rating", "--by", help="Rank by the leaderboard's 'rating' (Bradley-Terry, as "
+                                                  "`playeval leaderboard`) or by 'win-rate'."),
+    with_baselines: bool = typer.Option(False, "--with-baselines",
+                                        help="Rank the baseline players with the models (with three models alone "
+                                             "even identical rankings are chance at p = 1/6)."),
+    permutations: int = typer.Option(PERMUTATIONS, "--permutations", min=1,
+                                     help="Random pairings for the tau test where models tie and are too many "
+                                          "to count every pairing."),
+    seed: int = typer.Option(0, "--seed", help="Seed of those pairings."),
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of the table."),
+    db: str | None = db_option(),
+) -> None:
+    """Do two runs of the same models rank them alike? Per game and overall: Kendall's tau with its exact
+    test, RBO, and the pairs of models whose order swapped; models ranked in one run only are left out."""
+    if by not in RANKED_BY:
+        fail(f"--by: expected {' or '.join(RANKED_BY)}, got {by!r}")
+    source = RANKED_BY[by](with_baselines)
+    registry = default_registry()
+    with Store.open(db, write=False) as store:
+        for run_id in (run_a, run_b):
+            require_run(store, run_id)
+        side_a = source(store, registry, [run_a])
+        side_b = source(store, registry, [run_b])
+    for run_id, side in ((run_a, side_a), (run_b, side_b)):
+        if not side:
+            fail(f"run {run_id} ranks no models: it needs finished, scored matches of two models or more that "
+                 "did not all score the same")
+    found = stability(side_a, side_b, label_a=run_a, label_b=run_b, permutations=permutations, seed=seed)
+    if not found.scopes:
+        fail(f"runs {run_a} and {run_b} rank no game in common (A: {', '.join(sorted(side_a))}; "
+             f"B: {', '.join(sorted(side_b))})")
+    if as_json:
+        typer.echo(json.dumps(found.as_json(), indent=2))
+    else:
+        typer.echo(format_stability(found))
 
 
+analyze_app.command("stability")(stability_cmd)
 register_judge(analyze_app)
-register_stability(analyze_app, win_rate_rankings)
 
 
 def register(app: typer.Typer) -> None:
