@@ -13,6 +13,7 @@ import asyncio
 import json
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 from test_undercover_results import SEATS_A, SEATS_B, Log, match_a, match_b
@@ -312,3 +313,19 @@ def test_a_seeded_run_played_twice_counts_once(tmp_path: Path) -> None:
     assert played == 12 and both.copies == 6 and first.copies == 0
     assert both.to_json()["games"] == first.to_json()["games"]
     assert sum(board.matches for board in both.boards) == 6
+
+
+def test_a_board_says_how_many_matches_were_not_scored_and_why() -> None:
+    from playeval.analysis.leaderboard import _unscored
+    from playeval.analysis.played import PlayedSeat
+    from playeval.core.match import Outcome
+
+    def match(status: str, reason: str, forfeit: str | None = None) -> Any:
+        seats = (PlayedSeat(seat="player", kind="llm", model="mock/a", evaluated=True),)
+        outcome = Outcome(status=status, reason=reason, rounds=1, forfeit_seat=forfeit)  # type: ignore[arg-type]
+        return type("Played", (), {"evaluated": seats, "outcome": outcome})()
+
+    counted = _unscored([match("aborted", "the game master gave no usable rule"),
+                         match("aborted", "the game master gave no usable rule"),
+                         match("finished", "won")])
+    assert counted and counted[0][1] == 2

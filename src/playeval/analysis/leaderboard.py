@@ -21,7 +21,7 @@ The **overall** rating fits every board's comparisons at once with every board w
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -29,6 +29,7 @@ from typing import Any
 from playeval.analysis.boards import BoardKey, Boards, board_key
 from playeval.analysis.bradley_terry import DEFAULT_RESAMPLES, MatchComparisons, RatedPlayer, RatingFit, rate
 from playeval.analysis.intervals import cluster_rate_interval, wilson_interval
+from playeval.analysis.outcomes import unscored_reason
 from playeval.analysis.played import (
     PlayedMatch,
     PlayedSeat,
@@ -113,6 +114,9 @@ class BoardResult:
     team_elo: tuple[RatedModel, ...] = ()
     fit: RatingFit | None = None
     """The board's fit with its bootstrap draws (differences between two players: ``RatingFit.difference``)."""
+    unscored: tuple[tuple[str, int], ...] = ()
+    """Matches of the board that scored no seat, by why (``outcomes.unscored_reason``: the opponent's forfeit, a
+    role's failure, an abort), most first."""
 
     @property
     def game(self) -> str:
@@ -175,6 +179,7 @@ class Leaderboard:
                                        "high": round(row.high, 1), "games": row.games} for row in board.team_elo]
                          for board in self.boards if board.team_elo},
             "matches": {board.name: board.matches for board in self.boards},
+            "not_scored": {board.name: dict(board.unscored) for board in self.boards if board.unscored},
             "copies_left_out": self.copies,
             "resamples": self.resamples,
         }
@@ -305,6 +310,17 @@ def leaderboard_notes(board: Leaderboard) -> list[str]:
 # -- building -----------------------------------------------------------------------------------------------------
 
 
+def _unscored(matches: Sequence[PlayedMatch]) -> tuple[tuple[str, int], ...]:
+    """Why the matches none of whose evaluated seats was scored were not, counted, most first."""
+    reasons: Counter[str] = Counter()
+    for match in matches:
+        seats = [seat.seat for seat in match.evaluated if seat.player is not None]
+        found = [unscored_reason(match.outcome, seat) for seat in seats]
+        if seats and all(reason is not None for reason in found):
+            reasons[str(found[0])] += 1
+    return tuple(reasons.most_common())
+
+
 def _win_rate(player: str, per_match: Sequence[tuple[int, int]], seed: int) -> WinRate:
     wins, seats = sum(w for w, _ in per_match), sum(s for _, s in per_match)
     clustered = any(s > 1 for _, s in per_match)
@@ -385,6 +401,7 @@ def build_leaderboard(matches: Sequence[PlayedMatch], boards: Boards, *, people:
         people_here = people_by_board.get(key, [])
         results.append(BoardResult(
             key=key, name=name, matches=len(played), rated=len(compared), people_matches=len(people_here),
+            unscored=_unscored(played),
             ratings=rated, baseline_ratings=baseline_rated, rates=rates,
             not_above_chance=chance, people=_people(people_here), team_elo=tuple((team_elo or {}).get(key, ())),
             fit=fit))

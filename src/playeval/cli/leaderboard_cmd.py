@@ -47,7 +47,8 @@ def _rate(line: BoardLine) -> tuple[str, str, str]:
 def board_table(board: BoardResult) -> Table:
     """One board: its models by rating (then any model with a rate but no comparison), its baselines, its people."""
     people = f", people's: {board.people_matches}" if board.people_matches else ""
-    title = f"{board.name}: {_count(board.matches, 'match', 'matches')} ({board.rated} rated{people})"
+    unscored = "".join(f", {count} not scored: {reason}" for reason, count in board.unscored)
+    title = f"{board.name}: {_count(board.matches, 'match', 'matches')} ({board.rated} rated{unscored}{people})"
     table = Table(title=escape(title),
                   box=box.SIMPLE_HEAD, padding=(0, 1))
     table.add_column("rank", justify="right")
