@@ -284,7 +284,9 @@ def test_the_json_has_the_documented_shape_best_first(taboo_db: tuple[str, str])
     assert {"overall", "games", "baselines"} <= set(data)
     assert [set(row) for row in data["overall"]] == [{"model", "rating", "low", "high", "matches"}] * 2
     assert [row["model"] for row in data["games"]["taboo L1"]] == ["mock/a", "mock/b"]
-    assert [set(row) for row in data["baselines"]["taboo L1"]] == [{"player", "rate", "low", "high", "n"}] * 3
+    # "baselines": the baseline players' rates alone; "rates": every player's, models included
+    assert [set(row) for row in data["baselines"]["taboo L1"]] == [{"player", "rate", "low", "high", "n"}]
+    assert [set(row) for row in data["rates"]["taboo L1"]] == [{"player", "rate", "low", "high", "n"}] * 3
     ratings = [row["rating"] for row in data["overall"]]
     assert ratings == sorted(ratings, reverse=True)
     assert data["not_above_chance"] == {"taboo L1": ["mock/b"]}

@@ -121,3 +121,15 @@ def test_analyze_results_and_the_report_list_the_baselines_apart(run: tuple[str,
     assert [cell.text for cell in (row[0] for row in sides.rows[start:])] == ["naive"] * 3 + ["random"] * 3
     marked = [row[3].sub for row in sides.rows[:start] if row[1].text != "overall"]
     assert marked and all(len(sub) == 2 and sub[1].endswith("chance") for sub in marked)
+
+
+def test_the_team_elo_rates_the_models_and_leaves_the_baselines_out(run: tuple[str, str]) -> None:
+    from playeval.analysis.sides import elo_games
+
+    url, run_id = run
+    with Store.open(url, write=False) as store:
+        matches = stored_matches(store, [run_id], "undercover")
+    games = elo_games(default_registry().get("undercover"), matches)
+    held = {seat.model for game in games for seat in game}
+    assert games and held and not any(model.startswith("baseline/") for model in held)
+    assert any(seat.model.startswith("baseline/") for match in matches for seat in match.seats if seat.model)

@@ -92,8 +92,9 @@ def test_json_is_the_documented_shape_best_first(db: str) -> None:
     assert all(set(row) == {"model", "rating", "low", "high", "matches"} for row in data["overall"])
     assert list(data["games"]) == ["taboo L1"]
     assert [row["model"] for row in data["games"]["taboo L1"]] == ["mock/a", "mock/b"]
-    assert [(row["player"], row["n"]) for row in data["baselines"]["taboo L1"]] == [
+    assert [(row["player"], row["n"]) for row in data["rates"]["taboo L1"]] == [
         ("mock/a", 12), ("mock/b", 12), (RANDOM, 12)]
+    assert [(row["player"], row["n"]) for row in data["baselines"]["taboo L1"]] == [(RANDOM, 12)]
     assert all(set(row) == {"player", "rate", "low", "high", "n"} for row in data["baselines"]["taboo L1"])
     assert data["not_above_chance"] == {"taboo L1": ["mock/b"]}
     assert data["copies_left_out"] == 36
@@ -108,7 +109,7 @@ def test_a_run_names_its_own_matches(db: str) -> None:
         store.finish_match(match_id, _won("guesser"))
     code, output = _invoke(only, "--db", db, "--json", "--resamples", "10")
     assert code == 0, output
-    assert [row["player"] for row in json.loads(output)["baselines"]["taboo L1"]] == ["mock/c"]
+    assert [row["player"] for row in json.loads(output)["rates"]["taboo L1"]] == ["mock/c"]
 
 
 def test_nothing_scored_or_an_unknown_run_is_one_clear_line(tmp_path: Path) -> None:

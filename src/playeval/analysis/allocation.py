@@ -1,7 +1,8 @@
 """Where the next matches of a run that stops when its answer is known should go (``--until-separated``).
 
 After each round the run refits the overall rating (every game weighted equally, :mod:`analysis.bradley_terry`)
-and asks, for every adjacent pair of its ranking, whether the 95 % interval of their difference excludes 0. If
+and asks, for every adjacent pair of its ranking, whether their 95 % intervals are apart (the leaderboard's rule
+for showing them untied). If
 every pair is separated, the run stops. Otherwise the next round goes to the pair whose order is least certain:
 the one whose bootstrap draws most often put them the other way round (``swap``, near 0.5 for a coin flip). Its
 two models play new setups together (the same game number, so they meet the same secrets), spread over the games
@@ -17,6 +18,7 @@ how many matches each needs to reach the same separation.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
@@ -38,7 +40,8 @@ class Allocation:
 
 @dataclass(frozen=True)
 class PairState:
-    """An adjacent pair of the overall ranking: the difference's interval and how often the draws swap them."""
+    """An adjacent pair of the overall ranking: the difference with its interval, how often the draws swap them,
+    and whether they are separated (their rating intervals do not overlap: ``RatingFit.separated``)."""
 
     better: str
     worse: str
@@ -46,10 +49,7 @@ class PairState:
     low: float
     high: float
     swap: float
-
-    @property
-    def separated(self) -> bool:
-        return self.low > 0 or self.high < 0
+    separated: bool
 
 
 def adjacent_pairs(fit: RatingFit, models: Sequence[str]) -> list[PairState]:
@@ -59,9 +59,11 @@ def adjacent_pairs(fit: RatingFit, models: Sequence[str]) -> list[PairState]:
     pairs: list[PairState] = []
     for better, worse in pairwise(ranked):
         difference, low, high = fit.difference(better, worse)
-        a, b = fit.draws.get(better, ()), fit.draws.get(worse, ())
-        swap = sum(1 for x, y in zip(a, b, strict=True) if x < y) / len(a) if a and len(a) == len(b) else 0.5
-        pairs.append(PairState(better=better, worse=worse, difference=difference, low=low, high=high, swap=swap))
+        both = [(x, y) for x, y in zip(fit.draws.get(better, ()), fit.draws.get(worse, ()), strict=False)
+                if math.isfinite(x) and math.isfinite(y)]
+        swap = sum(1 for x, y in both if x < y) / len(both) if both else 0.5
+        pairs.append(PairState(better=better, worse=worse, difference=difference, low=low, high=high, swap=swap,
+                               separated=fit.separated(better, worse)))
     return pairs
 
 

@@ -12,7 +12,8 @@ same board when they were played alike:
   as Dynamic Picnic's ``bank_rule``, which only the run's record tells apart from a choice);
 * the secret set the match drew from (``params["secret_set"]``, where the game names one);
 * who played each role (a judge's model, a panel's members, a seat's occupant, a scripted stand-in), and whether
-  calibrated thresholds decided that model's verdicts (the spec's ``thresholds``).
+  calibrated thresholds decided that model's verdicts (the spec's ``thresholds``);
+* who held each seat the game does not evaluate (the opponent: Akinator's answerer, Taboo's clue-giver).
 
 A board's name (:meth:`Boards.names`) says the game, its level where the game has several ("math L2"), the options
 that are not their default and a secret set that is not the level's default ("taboo L1 [scoring=guess]"), and who
@@ -28,7 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from playeval.core.errors import PlayevalError
-from playeval.core.events import RoleAssignment
+from playeval.core.events import RoleAssignment, SeatAssignment
 from playeval.core.game import Game
 from playeval.core.info import panel_role
 from playeval.core.inputs import check_options
@@ -90,15 +91,26 @@ def role_players(roles: Sequence[RoleAssignment], calibrated: Collection[str]) -
     return tuple(sorted((role, ",".join(members)) for role, members in found.items()))
 
 
+def opponent_players(seats: Sequence[SeatAssignment], evaluated: Collection[str]) -> tuple[tuple[str, str], ...]:
+    """Who held each seat the game does not evaluate (Akinator's answerer, Taboo's clue-giver), as ``("answerer
+    seat", model or kind of player)``: a run against a scripted opponent and one against a model measure different
+    things."""
+    return tuple(sorted((f"{seat.seat} seat", seat.model or seat.player_kind) for seat in seats
+                        if seat.seat not in evaluated))
+
+
 def board_key(game: Game[Any], *, level: int, params: Mapping[str, Any], roles: Sequence[RoleAssignment] = (),
-              calibrated: Collection[str] = (), run_options: Mapping[str, Any] | None = None) -> BoardKey:
+              calibrated: Collection[str] = (), run_options: Mapping[str, Any] | None = None,
+              opponents: Sequence[tuple[str, str]] = (), secret_set: str | None = None) -> BoardKey:
     """The board of a match of ``game`` (see the module's note): ``params`` and ``calibrated`` (the addresses its
     spec holds thresholds for) from its spec, ``roles`` from its record, ``run_options`` the game's options as its
-    run recorded them (``None`` for a match outside a run, or a run without a recorded configuration)."""
-    secret_set = params.get(SECRET_SET)
+    run recorded them (``None`` for a match outside a run, or a run without a recorded configuration),
+    ``opponents`` who held the seats the game does not evaluate (:func:`opponent_players`), ``secret_set`` the set
+    the run named where the spec does not record it."""
+    named = params.get(SECRET_SET, secret_set)
     return BoardKey(game=game.id, level=level, options=chosen_options(game, params, run_options),
-                    secret_set=None if secret_set is None else str(secret_set),
-                    roles=role_players(roles, calibrated))
+                    secret_set=None if named is None else str(named),
+                    roles=tuple(sorted((*role_players(roles, calibrated), *opponents))))
 
 
 class Boards:

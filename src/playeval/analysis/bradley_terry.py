@@ -17,7 +17,9 @@ strictly concave, so it converges to its single optimum in a few steps.
 **Intervals.** A bootstrap over *matches*: a match's comparisons (every pair of seats of a table, a player against
 the game) are resampled together, within each board (``MatchComparisons.board``: a game and configuration), so
 seats of one table are never treated as independent. 95 % percentile intervals of each player's rating over
-``resamples`` refits; the draws are kept (:class:`RatingFit.draws`) for differences between two players.
+``resamples`` refits; the draws are kept (:class:`RatingFit.draws`) for differences between two players. Two
+players are *separated* when their intervals do not overlap (:meth:`RatingFit.separated`), the rule the
+leaderboard shows ties by.
 """
 
 from __future__ import annotations
@@ -64,6 +66,13 @@ class MatchComparisons:
     board: str
     match: str
     comparisons: tuple[Comparison, ...]
+    game: str = ""
+    """The game the board belongs to (default: the board itself): the overall rating weighs games equally, a
+    game's weight shared among its boards (a Set 1 and a Set 2 run of one game count as one game)."""
+
+    @property
+    def group(self) -> str:
+        return self.game or self.board
 
     @property
     def players(self) -> frozenset[str]:
@@ -98,22 +107,28 @@ class RatingFit:
 
     def difference(self, first: str, second: str) -> tuple[float, float, float]:
         """``first``'s rating minus ``second``'s, with the 95 % percentile interval of the difference over the
-        bootstrap draws (both ends equal the estimate when there were no resamples)."""
+        bootstrap draws in which both played (both ends equal the estimate when there were none)."""
         a, b = self.row(first), self.row(second)
         if a is None or b is None:
             raise KeyError(f"no rating for {first if a is None else second!r}")
         estimate = a.rating - b.rating
-        da, db = self.draws.get(first, ()), self.draws.get(second, ())
-        if not da or len(da) != len(db):
+        da, db = np.asarray(self.draws.get(first, ())), np.asarray(self.draws.get(second, ()))
+        if not da.size or da.size != db.size:
             return estimate, estimate, estimate
-        diffs = np.asarray(da) - np.asarray(db)
+        diffs = (da - db)[np.isfinite(da) & np.isfinite(db)]
+        if not diffs.size:
+            return estimate, estimate, estimate
         low, high = np.percentile(diffs, [2.5, 97.5])
         return estimate, float(low), float(high)
 
     def separated(self, first: str, second: str) -> bool:
-        """Whether the 95 % interval of the difference excludes 0."""
-        _, low, high = self.difference(first, second)
-        return low > 0 or high < 0
+        """Whether the two players' 95 % intervals do not overlap: the rule the leaderboard shows a tie by, and so
+        the one a run that stops when its order is known stops by (stricter than the difference's own interval
+        excluding 0, which also leaves some room for looking after every round)."""
+        a, b = self.row(first), self.row(second)
+        if a is None or b is None:
+            raise KeyError(f"no rating for {first if a is None else second!r}")
+        return not a.overlaps(b)
 
 
 def fit_strengths(comparisons: Sequence[Comparison], players: Sequence[str], *,
@@ -188,27 +203,41 @@ def _elo(strengths: NDArray[np.float64], anchor_index: Sequence[int]) -> NDArray
     return rated
 
 
-def _board_scale(boards: Sequence[str], counts: Mapping[str, float], equal_boards: bool) -> NDArray[np.float64]:
-    """Per match, the factor that makes each board weigh the same in total when ``equal_boards`` (each board's
-    weight scaled by the mean number of matches per board over its own, so the total weight, and so the prior's
-    pull, stays that of the matches); ones otherwise. ``counts``: matches per board in the sample."""
+def _board_scale(matches: Sequence[MatchComparisons], counted: Sequence[bool], counts: NDArray[np.float64],
+                 equal_boards: bool) -> NDArray[np.float64]:
+    """Per match, the factor that makes every game weigh the same in total when ``equal_boards``, a game's weight
+    shared equally among its boards; ones otherwise. A board's weight is spread over its ``counted`` matches (those
+    of an anchored player, the models: a game that declares more baselines does not weigh its models' matches
+    less), each drawn ``counts`` times in the sample; the scale keeps the total weight that of those matches, so the
+    prior's pull stays what it was."""
     if not equal_boards:
-        return np.ones(len(boards))
-    present = [c for c in counts.values() if c > 0]
-    mean = sum(present) / len(present) if present else 1.0
-    return np.asarray([mean / counts[b] if counts.get(b) else 0.0 for b in boards])
+        return np.ones(len(matches))
+    per_board: dict[str, float] = defaultdict(float)
+    for match, count, anchored in zip(matches, counts, counted, strict=True):
+        if anchored:
+            per_board[match.board] += float(count)
+    boards_of: dict[str, set[str]] = defaultdict(set)
+    for match in matches:
+        if per_board.get(match.board):
+            boards_of[match.group].add(match.board)
+    total = sum(per_board.values())
+    if not total or not boards_of:
+        return np.ones(len(matches))
+    share = total / len(boards_of)
+    return np.asarray([share / len(boards_of[m.group]) / per_board[m.board] if per_board.get(m.board) else 0.0
+                       for m in matches])
 
 
 def rate(matches: Sequence[MatchComparisons], *, anchor: Collection[str] | None = None, equal_boards: bool = False,
          resamples: int = DEFAULT_RESAMPLES, seed: int = 0, prior: float = PRIOR) -> RatingFit:
     """Ratings of every player in ``matches`` with bootstrap intervals over matches (resampled within boards).
 
-    ``anchor``: the players whose mean rating is 1000 (default: all). ``equal_boards``: every board weighs the same
+    ``anchor``: the players whose mean rating is 1000 (default: all). ``equal_boards``: every game weighs the same
     however many matches it has (the overall rating across games). An empty ``matches`` gives no rows.
 
     A resample is a count per match (how often it was drawn), so each refit reweights the same columns instead of
-    building comparisons again; a player absent from a resample keeps its point estimate there, as a resample
-    without it says nothing about it."""
+    building comparisons again; a player absent from a resample has no draw there (``nan``), and its interval is
+    taken over the resamples it played in."""
     players = sorted({p for m in matches for p in m.players})
     if not players:
         return RatingFit(rows=())
@@ -217,12 +246,10 @@ def rate(matches: Sequence[MatchComparisons], *, anchor: Collection[str] | None 
     arrays = _Arrays.of(flat, index, [k for k, m in enumerate(matches) for _ in m.comparisons])
     boards = [m.board for m in matches]
     anchored = [i for i, p in enumerate(players) if anchor is None or p in anchor]
+    counted = [anchor is None or any(p in anchor for p in m.players) for m in matches]
 
     def fit(counts: NDArray[np.float64]) -> NDArray[np.float64]:
-        per_board: dict[str, float] = defaultdict(float)
-        for board, count in zip(boards, counts, strict=True):
-            per_board[board] += float(count)
-        per_match = counts * _board_scale(boards, per_board, equal_boards)
+        per_match = counts * _board_scale(matches, counted, counts, equal_boards)
         weight = arrays.weight * per_match[arrays.match]
         keep = weight > 0
         return _fit_arrays(arrays.first[keep], arrays.second[keep], arrays.score[keep], weight[keep],
@@ -244,15 +271,16 @@ def rate(matches: Sequence[MatchComparisons], *, anchor: Collection[str] | None 
                 counts[group[rng.randrange(len(group))]] += 1
         present = (counts[:, None] * membership).sum(axis=0) > 0
         rated = _elo(fit(counts), [i for i in anchored if present[i]] or anchored)
-        draws[r] = np.where(present, rated, point)
+        draws[r] = np.where(present, rated, np.nan)  # a resample without the player says nothing about it
     played = membership.sum(axis=0)
     rows: list[RatedPlayer] = []
     draw_map: dict[str, tuple[float, ...]] = {}
     for i, p in enumerate(players):
         estimate = float(point[i])
-        if resamples:
-            low, high = (float(x) for x in np.percentile(draws[:, i], [2.5, 97.5]))
-            draw_map[p] = tuple(float(x) for x in draws[:, i])
+        column = draws[:, i]
+        if resamples and np.isfinite(column).any():
+            low, high = (float(x) for x in np.nanpercentile(column, [2.5, 97.5]))
+            draw_map[p] = tuple(float(x) for x in column)
         else:
             low = high = estimate
         rows.append(RatedPlayer(player=p, rating=estimate, low=min(low, estimate), high=max(high, estimate),

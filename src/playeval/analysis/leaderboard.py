@@ -26,9 +26,10 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from playeval.analysis.boards import BoardKey, Boards, board_key
+from playeval.analysis.boards import BoardKey, Boards, board_key, opponent_players
 from playeval.analysis.bradley_terry import DEFAULT_RESAMPLES, MatchComparisons, RatedPlayer, RatingFit, rate
-from playeval.analysis.intervals import cluster_rate_interval, wilson_interval
+from playeval.analysis.chance import BELOW, NOT_ABOVE, interval_verdict
+from playeval.analysis.intervals import match_rate_interval, wilson_interval
 from playeval.analysis.outcomes import unscored_reason
 from playeval.analysis.played import (
     PlayedMatch,
@@ -52,7 +53,6 @@ from playeval.store import MatchRecord, Store
 
 PEOPLE = "people, arena"
 """How the people's row is labelled: people pooled, from the arena, kept apart from the ratings."""
-RATE_RESAMPLES = 1000
 """Bootstrap resamples of the cluster intervals of win rates (cheap: no refit)."""
 ELO_RESAMPLES = 1000
 """Bootstrap resamples of the team Elo's games (as ``playeval analyze elo``)."""
@@ -110,6 +110,8 @@ class BoardResult:
     """Models and baselines, best rate first."""
     not_above_chance: tuple[str, ...] = ()
     """Models whose rate interval overlaps the random baseline's."""
+    below_chance: tuple[str, ...] = ()
+    """Models whose rate interval lies wholly below the random baseline's."""
     people: tuple[PeopleRate, ...] = ()
     team_elo: tuple[RatedModel, ...] = ()
     fit: RatingFit | None = None
@@ -162,7 +164,9 @@ class Leaderboard:
         return {
             "overall": [_rating_json(row) for row in self.overall],
             "games": {board.name: [_rating_json(row) for row in board.ratings] for board in self.boards},
-            "baselines": {board.name: [_rate_json(row) for row in board.rates] for board in self.boards},
+            "baselines": {board.name: [_rate_json(row) for row in board.rates if row.baseline]
+                          for board in self.boards},
+            "rates": {board.name: [_rate_json(row) for row in board.rates] for board in self.boards},
             "baseline_ratings": {
                 "overall": [_rating_json(row) for row in self.overall_baselines],
                 "games": {board.name: [_rating_json(row) for row in board.baseline_ratings]
@@ -172,6 +176,8 @@ class Leaderboard:
                                for board in self.boards}},
             "not_above_chance": {board.name: list(board.not_above_chance) for board in self.boards
                                  if board.random is not None},
+            "below_chance": {board.name: list(board.below_chance) for board in self.boards
+                             if board.random is not None},
             "people": {board.name: [{"player": row.label, "seat": row.seat, "rate": round(row.rate, 4),
                                      "low": round(row.low, 4), "high": round(row.high, 4), "n": row.n}
                                     for row in board.people] for board in self.boards if board.people},
@@ -258,7 +264,7 @@ def board_lines(board: BoardResult) -> list[BoardLine]:
                          clustered=rate.clustered if rate else False, team_elo=elo.get(player), mark=mark)
 
     def chance(player: str) -> str:
-        return NOT_ABOVE_CHANCE if player in board.not_above_chance else ""
+        return NOT_ABOVE_CHANCE if player in board.not_above_chance else BELOW if player in board.below_chance else ""
 
     lines = [line(row.player, f"{ranked[row.player][0]}{'=' if ranked[row.player][1] else ''}", row,
                   chance(row.player)) for row in board.ratings]
@@ -321,15 +327,13 @@ def _unscored(matches: Sequence[PlayedMatch]) -> tuple[tuple[str, int], ...]:
     return tuple(reasons.most_common())
 
 
-def _win_rate(player: str, per_match: Sequence[tuple[int, int]], seed: int) -> WinRate:
+def _win_rate(player: str, per_match: Sequence[tuple[int, int]]) -> WinRate:
+    """The player's win rate with the interval every table shows (``intervals.match_rate_interval``: Wilson's over
+    one-seat matches, the cluster bootstrap where it held several seats of a table), so ``results``, ``analyze``
+    and the leaderboard print the same interval for the same matches."""
     wins, seats = sum(w for w, _ in per_match), sum(s for _, s in per_match)
     clustered = any(s > 1 for _, s in per_match)
-    if clustered:
-        # the same cluster bootstrap as results and the report, with its fallback where every match gave the same
-        # share (resampling such matches shows no spread at all)
-        low, high = cluster_rate_interval(per_match, resamples=RATE_RESAMPLES, seed=seed)
-    else:
-        low, high = wilson_interval(wins, seats)
+    low, high = match_rate_interval(per_match)
     value = wins / seats
     return WinRate(player=player, rate=value, low=value if low is None else min(low, value),
                    high=value if high is None else max(high, value), n=len(per_match), seats=seats,
@@ -341,7 +345,7 @@ def _rates(matches: Sequence[PlayedMatch], seed: int) -> tuple[WinRate, ...]:
     for match in matches:
         for player, counted in seat_wins(match).items():
             per_player[player].append(counted)
-    rows = [_win_rate(player, counted, seed) for player, counted in per_player.items()]
+    rows = [_win_rate(player, counted) for player, counted in per_player.items()]
     return tuple(sorted(rows, key=lambda row: (-row.rate, -row.n, row.player)))
 
 
@@ -396,14 +400,17 @@ def build_leaderboard(matches: Sequence[PlayedMatch], boards: Boards, *, people:
         rated, baseline_rated = _split(fit.rows)
         rates = _rates(played, seed)
         random_rate = next((row for row in rates if row.player == baseline_address(RANDOM)), None)
-        chance = tuple(row.player for row in rates if random_rate is not None and not row.baseline
-                       and row.overlaps(random_rate))
+        verdicts = {row.player: interval_verdict((row.low, row.high), (random_rate.low, random_rate.high))
+                    for row in rates if random_rate is not None and not row.baseline}
+        chance = tuple(player for player, verdict in verdicts.items() if verdict == NOT_ABOVE)
+        below = tuple(player for player, verdict in verdicts.items() if verdict == BELOW)
         people_here = people_by_board.get(key, [])
         results.append(BoardResult(
             key=key, name=name, matches=len(played), rated=len(compared), people_matches=len(people_here),
             unscored=_unscored(played),
             ratings=rated, baseline_ratings=baseline_rated, rates=rates,
-            not_above_chance=chance, people=_people(people_here), team_elo=tuple((team_elo or {}).get(key, ())),
+            not_above_chance=chance, below_chance=below, people=_people(people_here),
+            team_elo=tuple((team_elo or {}).get(key, ())),
             fit=fit))
     overall = rate(everything, anchor=_models(everything) or None, equal_boards=True, resamples=resamples, seed=seed)
     overall_models, overall_baselines = _split(overall.rows)
@@ -416,20 +423,28 @@ def build_leaderboard(matches: Sequence[PlayedMatch], boards: Boards, *, people:
 
 
 def played_match(record: MatchRecord, game: Game[Any], *, run_config: RunConfig | None,
-                 left: Collection[str] = ()) -> PlayedMatch:
-    """A stored finished match as the leaderboard reads it; ``left``: people's seats their person left."""
+                 left: Collection[str] = (), run_started: str | None = None) -> PlayedMatch:
+    """A stored finished match as the leaderboard reads it; ``left``: people's seats their person left;
+    ``run_started``: when its run was recorded (ISO time), so a run's matches are taken in plan order (the same on
+    every rerun, however concurrency interleaved their starts) after the matches of earlier runs."""
     assert record.outcome is not None
     spec = record.spec
     run_options = dict(run_config.options.get(game.id, {})) if run_config is not None else None
-    key = board_key(game, level=record.level, params=spec.params, roles=record.roles,
-                    calibrated=tuple(spec.thresholds), run_options=run_options)
     seats = tuple(PlayedSeat(seat=s.seat, kind=s.player_kind, model=s.model, evaluated=seat_evaluated(game, spec, s),
                              left=s.seat in left) for s in record.seats)
+    key = board_key(game, level=record.level, params=spec.params, roles=record.roles,
+                    calibrated=tuple(spec.thresholds), run_options=run_options,
+                    opponents=opponent_players(record.seats, {s.seat for s in seats if s.evaluated}),
+                    secret_set=run_config.secret_sets.get(game.id) if run_config is not None else None)
+    if run_started is not None and record.match_index is not None:
+        order = (run_started, f"{record.run_id}:{record.match_index:012d}")
+    else:
+        order = (record.created_at.isoformat(), record.id)
     return PlayedMatch(id=record.id, board=key, outcome=record.outcome, seats=seats,
                        source=source_of(record.id, record.run_id),
                        copy=copy_key(key, spec.model_dump(mode="json"), record.seats, record.roles,
                                      run_config.temperature if run_config is not None else None),
-                       order=(record.created_at.isoformat(), record.id))
+                       order=order)
 
 
 def _team_elo(store: Store, registry: GameRegistry, matches: Sequence[PlayedMatch],
@@ -466,6 +481,7 @@ def load_leaderboard(store: Store, registry: GameRegistry, run_ids: Sequence[str
         wanted = set(run_ids)
         records = [m for m in everything if m.run_id in wanted]
     configs: dict[str, RunConfig | None] = {}
+    started: dict[str, str] = {}
     known = set(registry.ids())
     played: list[PlayedMatch] = []
     for record in records:
@@ -473,7 +489,9 @@ def load_leaderboard(store: Store, registry: GameRegistry, run_ids: Sequence[str
             continue
         if record.run_id not in configs:
             configs[record.run_id] = recorded_config(store, record.run_id)
-        played.append(played_match(record, registry.get(record.game), run_config=configs[record.run_id]))
+            started[record.run_id] = store.get_run(record.run_id).created_at.isoformat()
+        played.append(played_match(record, registry.get(record.game), run_config=configs[record.run_id],
+                                   run_started=started[record.run_id]))
     kept, copies = distinct(played)
     people: list[PlayedMatch] = []
     if with_people:

@@ -184,7 +184,7 @@ def match_comparisons(match: PlayedMatch, board: str) -> MatchComparisons | None
     if not found:
         return None
     weight = 1.0 / len(found)
-    return MatchComparisons(board=board, match=match.id,
+    return MatchComparisons(board=board, match=match.id, game=match.board.game,
                             comparisons=tuple(Comparison(a, b, score, weight) for a, b, score in found))
 
 

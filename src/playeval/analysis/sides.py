@@ -29,9 +29,10 @@ teams, whose base rates differ, so only a team's rates compare.
 The win rate by category (a game that declares ``category``): per category, the share of its matches the first
 declared team won, then each model's seats in it (the baselines' after them), won with their side.
 
-The team Elo's input (``elo_games``): each finished match is a game of the seats held by a model, each with its
-actual score as the game's ``TeamElo`` weighs its measures (a measure without a value counts 0); a match without a
-model seat on each of the two teams is skipped, since the rating compares them.
+The team Elo's input (``elo_games``): each finished match is a game of the seats held by a model (a baseline's seat
+is a reference, not a rated player, and is left out), each with its actual score as the game's ``TeamElo`` weighs
+its measures (a measure without a value counts 0); a match without a model seat on each of the two teams is
+skipped, since the rating compares them.
 """
 
 from __future__ import annotations
@@ -327,8 +328,8 @@ def elo_games(game: Game[Any], matches: Sequence[StoredMatch]) -> list[list[Seat
         seats: list[SeatResult] = []
         for assignment in match.seats:
             result = match.outcome.result_for(assignment.seat)
-            if not assignment.model or result.team not in teams:
-                continue
+            if not assignment.model or is_baseline(assignment.model) or result.team not in teams:
+                continue  # a baseline's seat is a reference, not a rated player: models never gain Elo off it
             values = measures[assignment.seat]
             actual = 0.0
             for name, weight in analysis.elo.weights:

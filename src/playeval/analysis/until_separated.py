@@ -3,10 +3,12 @@
 
 The first round is the run's ``n`` game numbers (every model in every game). After each round the run's matches
 are rated as ``playeval leaderboard`` rates them (:func:`analysis.leaderboard.load_leaderboard`: Bradley-Terry per
-board and overall, every board weighing the same, bootstrap intervals over matches) and:
+board and overall, every game weighing the same, bootstrap intervals over matches) and:
 
-* every adjacent pair of the models' overall ranking separated (the 95 % interval of their difference excludes
-  0): the run stops, ``separated``;
+* every adjacent pair of the models' overall ranking separated (their 95 % intervals do not overlap, the rule by
+  which the leaderboard shows two models untied): the run stops, ``separated``. Looking after every round is
+  several tests, which no correction accounts for; the non-overlap rule is stricter than the difference's own
+  interval excluding 0 (for two intervals of equal width, a test at about the 0.6 % level), which leaves room;
 * the run's matches reached the budget, or the next round would not fit in it: the run stops, ``budget``;
 * otherwise the next round is decided (``adaptive``: :func:`analysis.allocation.next_round`; ``uniform``: one more
   game number of every game with every model) and recorded with the run (``Store.update_run_config``) before a
