@@ -45,11 +45,14 @@ async def test_the_leaderboard_recovers_the_order_of_known_skills(tmp_path: Path
         assert overall.tau == 1.0 and overall.separated, overall
         assert len(checks) == len(games)
         assert all(check.tau > 0 for check in checks.values()), checks
-        # the intervals of two halves of the run against the whole run's rates: a loose check that they are not
-        # far too narrow (the bench measures coverage properly, against an independent long run)
-        truth = true_rates(board)
-        halves = [boards_by_numbers(run, registry, range(k * N // 2, (k + 1) * N // 2), resamples=100, seed=k)
-                  for k in range(2)]
-        found = coverage(halves, truth, one_seat_games(registry, games))
+        # the intervals of four quarters of the run against an independent run's rates (another seed, twice the
+        # game numbers): a loose check that they are not far too narrow; the bench measures coverage over more
+        # replicates against a longer run
+        truth_id = await skill_run(store, registry, skill_config(games, registry, n=2 * N, seed=6))
+        truth = true_rates(boards_by_numbers(RunMatches.load(store, registry, truth_id), registry, range(2 * N),
+                                             resamples=0))
+        quarters = [boards_by_numbers(run, registry, range(k * N // 4, (k + 1) * N // 4), resamples=100, seed=k)
+                    for k in range(4)]
+        found = coverage(quarters, truth, one_seat_games(registry, games))
         rate = found.rate("win rate")
         assert rate is not None and rate >= 0.85, found

@@ -3,14 +3,15 @@
 After each round the run refits the overall rating (every game weighted equally, :mod:`analysis.bradley_terry`)
 and asks, for every adjacent pair of its ranking, whether their 95 % intervals are apart (the leaderboard's rule
 for showing them untied). If
-every pair is separated, the run stops. Otherwise the next round goes to the pair whose order is least certain:
-the one whose bootstrap draws most often put them the other way round (``swap``, near 0.5 for a coin flip). Its
-two models play new setups together (the same game number, so they meet the same secrets), spread over the games
-by Neyman allocation: their overall difference is a mean over games, each estimated from ``n_g`` matches with a
-per-match variance ``v_g = r_a(1 - r_a) + r_b(1 - r_b)`` (``r``: their win rates there, smoothed as
-``(wins + 1) / (n + 2)``), and that mean's variance ``Σ v_g / n_g`` falls most by adding a match where
-``v_g / (n_g (n_g + 1))`` is largest. So a game both models always win (or always lose), which says nothing
-about their order, gets few matches, and one where they are coin flips gets many.
+every pair is separated, the run stops. Otherwise the next round is played by the models whose order is not
+known yet: those of the unseparated adjacent pairs (a model separated from both its neighbours sits out, its place
+settled). They play new setups together (the same game number, so they meet the same secrets), spread over the
+games by Neyman allocation: a pair's overall difference is a mean over games, each estimated from ``n_g``
+matches with a per-match variance ``v_g = r_a(1 - r_a) + r_b(1 - r_b)`` (``r``: their win rates there, smoothed
+as ``(wins + 1) / (n + 2)``), and that mean's variance ``Σ v_g / n_g`` falls most by adding a match where
+``v_g / (n_g (n_g + 1))`` is largest (``v_g`` averaged over the unseparated pairs, ``n_g`` the fewest matches
+any of them played there). So a game all of them always win (or always lose), which says nothing about their
+order, gets few matches, and one where they are coin flips gets many.
 
 A uniform round (:func:`uniform_round`), every model in every game, is the comparison: the validity run reports
 how many matches each needs to reach the same separation.
@@ -71,30 +72,32 @@ def next_round(pairs: Sequence[PairState], games: Sequence[str], table_games: Se
                per_game_variance: Mapping[str, Mapping[tuple[str, str], float]],
                played: Mapping[str, Mapping[tuple[str, str], int]], next_number: Mapping[str, int],
                all_models: Sequence[str], size: int) -> list[Allocation]:
-    """The allocations of the next round, at least one and about ``size`` matches, for the least certain unseparated
-    pair (an empty list when every pair is separated).
+    """The allocations of the next round, at least one and about ``size`` matches, for the models whose order is
+    not known yet (an empty list when every pair is separated).
 
-    ``per_game_variance[game][pair]``: the pair's per-match variance there, ``r_a(1 - r_a) + r_b(1 - r_b)``
-    (missing: not played); ``played[game][pair]``: matches they played there; ``next_number[game]``: the first
-    game number not used yet. A table game's allocation seats ``all_models`` (its rotations), every other one the
-    pair alone."""
+    The models of the unseparated adjacent pairs play; a model separated from both its neighbours sits the round
+    out (its place in the order is settled). Games are taken greedily by Neyman allocation (see the module's note)
+    on the unseparated pairs' mean per-match variance ``per_game_variance[game][pair]`` (missing: not played) and
+    the fewest matches any such pair played there, ``played[game][pair]``; ``next_number[game]``: the first game
+    number not used yet. A table game's allocation seats ``all_models`` (its rotations)."""
     open_pairs = [p for p in pairs if not p.separated]
     if not open_pairs:
         return []
-    pair = max(open_pairs, key=lambda p: (p.swap, -abs(p.difference)))
-    key = (pair.better, pair.worse)
-    counts = {g: played.get(g, {}).get(key, 0) for g in games}
+    keys = [(p.better, p.worse) for p in open_pairs]
+    active = tuple(m for m in all_models if any(m in key for key in keys))
+    counts = {g: min(played.get(g, {}).get(key, 0) for key in keys) for g in games}
+    variances = {g: sum(per_game_variance.get(g, {}).get(key, _UNSEEN_VARIANCE) for key in keys) / len(keys)
+                 for g in games}
     numbers = dict(next_number)
     chosen: list[Allocation] = []
     matches = 0
     while matches < size or not chosen:
         def gain(game: str) -> float:
-            variance = per_game_variance.get(game, {}).get(key, _UNSEEN_VARIANCE)
             n = counts[game]
-            return variance / (n * (n + 1)) if n else float("inf")
+            return variances[game] / (n * (n + 1)) if n else float("inf")
 
         game = max(games, key=lambda g: (gain(g), -games.index(g)))
-        models = tuple(all_models) if game in table_games else (pair.better, pair.worse)
+        models = tuple(all_models) if game in table_games else active
         chosen.append(Allocation(game=game, number=numbers.get(game, 0), models=models))
         numbers[game] = numbers.get(game, 0) + 1
         counts[game] += 1

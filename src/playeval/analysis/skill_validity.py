@@ -57,7 +57,10 @@ def skill_config(games: Sequence[str], registry: GameRegistry, *, n: int, seed: 
         for role in registry.get(game_id).roles:
             code = role.name == "game_master" and game_id in CODE_MASTERS
             roles[f"{game_id}.{role.name}"] = "mock/player" if code else "scripted"
-    return RunConfig(games=tuple(games), models=tuple(skill_address(p) for p in skills), opponent="scripted", n=n,
+    # each player its own seed: players sharing one would make their moves coupled (where p=0.6 plays the strong
+    # move, p=0.8 does too), their results correlated and their differences look surer than independent models'
+    models = tuple(skill_address(p, seed=index + 1) for index, p in enumerate(skills))
+    return RunConfig(games=tuple(games), models=models, opponent="scripted", n=n,
                      seed=seed, concurrency=concurrency, roles=roles, calibration=False)
 
 
@@ -78,13 +81,15 @@ class RunMatches:
     @classmethod
     def load(cls, store: Store, registry: GameRegistry, run_id: str) -> RunMatches:
         config = run_config(store, run_id)
+        started = store.get_run(run_id).created_at.isoformat()
         per_number = config.matches_per_number
         found: list[tuple[int, PlayedMatch]] = []
         for record in store.run_matches(run_id):
             if record.status != "finished" or record.outcome is None or record.match_index is None:
                 continue
             found.append((record.match_index // per_number,
-                          played_match(record, registry.get(record.game), run_config=config)))
+                          played_match(record, registry.get(record.game), run_config=config,
+                                       run_started=started)))
         return cls(matches=tuple(found))
 
 

@@ -6,7 +6,8 @@ are rated as ``playeval leaderboard`` rates them (:func:`analysis.leaderboard.lo
 board and overall, every game weighing the same, bootstrap intervals over matches) and:
 
 * every adjacent pair of the models' overall ranking separated (their 95 % intervals do not overlap, the rule by
-  which the leaderboard shows two models untied): the run stops, ``separated``. Looking after every round is
+  which the leaderboard shows two models untied, and the interval of their difference excludes 0): the run
+  stops, ``separated``. Looking after every round is
   several tests, which no correction accounts for; the non-overlap rule is stricter than the difference's own
   interval excluding 0 (for two intervals of equal width, a test at about the 0.6 % level), which leaves room;
 * the run's matches reached the budget, or the next round would not fit in it: the run stops, ``budget``;
