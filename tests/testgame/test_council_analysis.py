@@ -245,21 +245,22 @@ def test_the_leaderboard_counts_every_seat_a_model_or_a_person_held(council_run:
         results = tuple(SeatResult(seat=seat, team=team, won=team == "red") for seat, team in TEAMS.items())
         store.finish_match(arena, Outcome(status="finished", winners=("north", "south"), winning_team="red",
                                           reason="the red team won", rounds=2, results=results))
-        board = leaderboard(store, council_run.registry, game="council")
+        board = leaderboard(store, council_run.registry, game="council", source="all")
         batch = leaderboard(store, council_run.registry, game="council", source="batch")
         live = leaderboard(store, council_run.registry, game="council", source="live")
     rows = {row.model: row for row in batch.rows}
-    assert set(rows) == set(MODELS) and batch.people == []
-    for model in MODELS:
+    assert set(rows) == set(MODELS) and batch.people == board.people  # people's rows are the arena's
+    for model in MODELS:  # a model's matches count once however many of their seats it held; its seats are scored
+        held = sum(1 for match in matches if any(seat.model == model for seat in match.seats))
         assert (rows[model].matches, rows[model].scored, rows[model].wins) == (
-            4, expected[(model, None, "scored")], expected[(model, None, "wins")])
-    [player] = live.rows
-    assert (player.model, player.matches, player.wins) == ("mock/player", 3, 1)  # east, south (won), west
+            held, expected[(model, None, "scored")], expected[(model, None, "wins")])
+        assert rows[model].n == held and rows[model].clustered == (expected[(model, None, "scored")] > held)
+    [player] = live.rows  # east, south (won), west: three seats of one table, one match of the interval's n
+    assert (player.model, player.matches, player.scored, player.wins, player.n, player.clustered) == (
+        "mock/player", 1, 3, 1, 1, True)
     [person] = board.people
     assert (person.game, person.seat, person.matches, person.wins, person.win_rate) == ("council", "north", 1, 1, 1.0)
     # the arena's match seated no judge: a configuration of its own, so a board of its own
     everything = {(row.board, row.model): row.matches for row in board.rows}
-    assert everything == {("council [rounds=2, judge=mock/player]", "mock/player"): 4,
-                          ("council [rounds=2, judge=mock/player]", "mock/garbage"): 4,
-                          ("council [rounds=2, judge=mock/player]", "mock/steady"): 4,
-                          ("council [rounds=2, judge=none]", "mock/player"): 3}
+    assert everything == {("council [rounds=2, judge=mock/player]", model): rows[model].matches for model in MODELS} | {
+        ("council [rounds=2, judge=none]", "mock/player"): 1}

@@ -95,10 +95,11 @@ def test_wilson_interval_matches_known_values() -> None:
 def test_leaderboard_numbers(db: str) -> None:
     registry = default_registry()
     with Store.open(db) as store:
-        board = leaderboard(store, registry, game="akinator")
+        board = leaderboard(store, registry, game="akinator", source="all")
         batch = leaderboard(store, registry, game="akinator", source="batch")
         live = leaderboard(store, registry, game="akinator", source="live")
-        overall = leaderboard(store, registry)
+        overall = leaderboard(store, registry, source="all")
+        default = leaderboard(store, registry, game="akinator")
         taboo = leaderboard(store, registry, game="taboo")
 
     [row] = board.rows
@@ -111,12 +112,17 @@ def test_leaderboard_numbers(db: str) -> None:
     assert person.model_dump() == {"game": "akinator", "board": "akinator L1", "seat": "answerer", "matches": 2,
                                    "scored": 1, "wins": 1,
                                    "win_rate": 1.0, "ci_low": pytest.approx(0.2065, abs=1e-4), "ci_high": 1.0,
-                                   "avg_rounds": 20.0, "abandoned": 1}
+                                   "avg_rounds": 20.0, "abandoned": 1, "n": 1, "clustered": False}
 
     [row] = batch.rows
     assert (row.matches, row.scored, row.wins, round(row.win_rate or 0, 4)) == (4, 3, 1, 0.3333)
     assert (round(row.ci_low or 0, 4), round(row.ci_high or 0, 4)) == (0.0615, 0.7923)
-    assert row.avg_rounds == 12.5 and batch.people == []
+    assert row.avg_rounds == 12.5
+    # the default counts the runs' matches, as `playeval leaderboard`; people's rows are the arena's whatever the
+    # source, and every view says which matches its models count
+    assert default == batch and batch.people == board.people == live.people
+    assert (batch.counted, live.counted, board.counted) == ("run matches", "arena matches", "run and arena matches")
+    assert any(note.startswith("models' ratings and win rates count the matches of batch runs") for note in batch.notes)
 
     [row] = live.rows
     assert (row.matches, row.scored, row.wins, row.win_rate) == (2, 1, 0, 0.0)

@@ -32,7 +32,8 @@ def _seats(model: str, human: bool) -> list[SeatAssignment]:
 async def test_a_finished_match_shows_on_the_next_request(tmp_path: Path) -> None:
     settings = make_settings(tmp_path)
     async with running(settings) as client:
-        before = (await client.get("/api/leaderboard")).json()
+        arena = {"source": "live"}
+        before = (await client.get("/api/leaderboard", params=arena)).json()
         assert _row(before, MOCK) is None and before["people"] == []
         assert (await client.get("/api/stats")).json()["matches_started"] == 0
 
@@ -41,13 +42,15 @@ async def test_a_finished_match_shows_on_the_next_request(tmp_path: Path) -> Non
         assert created.status_code == 201, created.text
         live = (await client.get("/api/stats")).json()
         assert (live["matches_started"], live["matches_finished"]) == (1, 0)
-        assert _row((await client.get("/api/leaderboard")).json(), MOCK) is None  # not over yet
+        assert _row((await client.get("/api/leaderboard", params=arena)).json(), MOCK) is None  # not over yet
 
         await play(client, created.json()["id"], lambda view: "No")
-        after = (await client.get("/api/leaderboard")).json()
+        after = (await client.get("/api/leaderboard", params=arena)).json()
         row = _row(after, MOCK)
         assert row is not None and (row["matches"], row["wins"]) == (1, 1)
         assert [(p["seat"], p["matches"], p["wins"]) for p in after["people"]] == [("answerer", 1, 0)]
+        by_default = (await client.get("/api/leaderboard")).json()  # the runs' matches, as `playeval leaderboard`
+        assert _row(by_default, MOCK) is None and by_default["people"] == after["people"]
         finished = (await client.get("/api/stats")).json()
         assert (finished["matches_started"], finished["matches_finished"]) == (1, 1)
 

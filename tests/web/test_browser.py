@@ -345,14 +345,21 @@ def test_replay_of_a_played_game_is_public(session: Session) -> None:
 def test_leaderboard_and_stats(session: Session) -> None:
     page = session.page
     session.go("/leaderboard")
+    plot = page.locator("#plot")
+    # by default the models' numbers count the batch runs' games, as `playeval leaderboard`: none were run here
+    expect(plot).to_have_attribute("src", re.compile(r"/api/leaderboard/plot\.png\?game=all&source=batch"))
+    expect(page.locator("#board-empty")).to_be_visible()
+    if session.arena.played:  # people's rows are the arena's, whichever games the models' numbers count
+        expect(page.locator("#people-body tr").first).to_be_visible()
+    page.locator("label:has(input[value=live])").click()
+    expect(page).to_have_url(re.compile(r"game=all&source=live"))
+    expect(page.locator("#board-counted")).to_contain_text("arena matches")
     expect(page.locator("#board-body tr").first).to_be_visible()
     expect(page.locator("#board-body")).to_contain_text(MODEL)
-    plot = page.locator("#plot")
-    expect(plot).to_have_attribute("src", re.compile(r"/api/leaderboard/plot\.png\?game=all&source=all"))
+    expect(plot).to_have_attribute("src", re.compile(r"game=all&source=live"))
     expect(plot).to_have_js_property("complete", True)
     assert plot.evaluate("image => image.naturalWidth") > 0
     session.shot("50-leaderboard")
-    page.locator("label:has(input[value=live])").click()
     page.locator("label:has(input[value=taboo])").click()
     expect(page).to_have_url(re.compile(r"game=taboo&source=live"))
     expect(plot).to_have_attribute("src", re.compile(r"game=taboo&source=live"))

@@ -183,7 +183,7 @@ def test_a_model_plays_a_rule_game_on_the_watch_page(session: Session) -> None:
 
 def test_the_leaderboard_and_stats_list_the_rule_games(session: Session) -> None:
     page = session.page
-    session.go(f"/leaderboard?game={WATCHED}")
+    session.go(f"/leaderboard?game={WATCHED}&source=live")  # a watched game: the arena's, not a run's
     expect(page.locator(f"label:has(input[value={WATCHED}])")).to_have_count(1)
     expect(page.locator("#board-body")).to_contain_text(MODEL)
     expect(page.locator("#board-body")).to_contain_text("0%")

@@ -16,7 +16,7 @@ from fastapi.responses import StreamingResponse
 from playeval.core.baselines import baseline_address, game_baselines
 from playeval.core.game import Game, person_seat, split_sets_of
 from playeval.web.arena import Arena
-from playeval.web.board import ALL_GAMES, Source, plot_png
+from playeval.web.board import ALL_GAMES, DEFAULT_SOURCE, Source, plot_png
 from playeval.web.bodies import Check, Join, Move, StartMatch, StartWatch, Survey
 from playeval.web.export import export_lines
 from playeval.web.ratelimit import RateLimiter, retry_after
@@ -226,17 +226,19 @@ def _board_game(request: Request, game: str) -> str:
 
 @router.get("/leaderboard", dependencies=reads)
 def get_leaderboard(request: Request, game: Annotated[str, Query(max_length=40)] = ALL_GAMES,
-                    source: Source = "all") -> LeaderboardView:
+                    source: Source = DEFAULT_SOURCE) -> LeaderboardView:
     """Each board's (a game and configuration) ratings with 95% intervals, the baselines' and people's rates beside
-    the models', and the overall rating; per model and board: matches, win rate with a Wilson 95% interval, rounds,
-    forfeits, procedural metrics; and people."""
+    the models' with each model's verdict against chance, a team game's team Elo, and the overall rating; per model
+    and board: matches, win rate with a 95% interval over matches, rounds, forfeits, procedural metrics; and
+    people. ``source``: whose matches the models count, the runs' by default (as ``playeval leaderboard``), the
+    arena's (``live``) or both (``all``); people's rows count every match people played."""
     return _arena(request).board.leaderboard(_board_game(request, game), source)
 
 
 @router.get("/leaderboard/plot.png", dependencies=reads, response_class=Response,
             responses={200: {"content": {"image/png": {}}, "description": "win rates with their intervals"}})
 def leaderboard_plot(request: Request, game: Annotated[str, Query(max_length=40)] = ALL_GAMES,
-                     source: Source = "all") -> Response:
+                     source: Source = DEFAULT_SOURCE) -> Response:
     board = _arena(request).board.leaderboard(_board_game(request, game), source)
     return Response(plot_png(board), media_type="image/png", headers={"Cache-Control": "no-store"})
 

@@ -2,13 +2,15 @@
 
 The leaderboard (``web.board_state``) shows each board's ratings (``analysis.leaderboard``: a game with its
 configuration, Bradley-Terry with bootstrap intervals, the baselines and people beside the models) and the overall
-rating, then rows per model and board (or all games): every evaluated seat the model held (two seats of one
-match count twice), whatever its team, scored like the batch reports (``analysis.summarize``: a seat's own
-forfeit is a loss, seats of aborted matches and of matches another seat forfeited are left out of the win
-rate), with a Wilson 95% interval on the win rate and the procedural metrics of the matches that have
-retrospective outputs. People's rows are the same numbers per game and seat, for every seat people held.
-``source``: ``live`` is every match outside a batch run (the arena and the terminal), ``batch`` the matches of
-runs, ``all`` both.
+rating, then rows per model and board (or all games): every evaluated seat the model held, whatever its team,
+scored like the batch reports (``analysis.summarize``: a seat's own forfeit is a loss, seats of aborted matches
+and of matches another seat forfeited are left out of the win rate), with the win rate's 95% interval over
+matches as ``playeval results`` gives it (Wilson's, or a cluster bootstrap where the model held several seats of
+one table) and the procedural metrics of the matches that have retrospective outputs. People's rows are the same
+numbers per game and seat, for every seat people held.
+``source`` says whose matches the models count: ``batch`` (the default) the matches of runs, as ``playeval
+leaderboard``; ``live`` every match outside a batch run (the arena and the terminal); ``all`` both. People's rows
+count every match people played, whatever the source.
 
 Statistics are about the sessions people played in the arena: a session is useful when it ended with an
 outcome (not abandoned); the surveys' answers are counted per question and value.
@@ -25,11 +27,11 @@ from playeval.analysis.intervals import wilson_interval
 from playeval.core.registry import GameRegistry, default_registry
 from playeval.store import MatchRecord, Store
 from playeval.web.board_state import PEOPLE, SURVEY_QUESTIONS, BoardState
-from playeval.web.tallies import ALL_GAMES, Source
+from playeval.web.tallies import ALL_GAMES, COUNTED, DEFAULT_SOURCE, Source
 from playeval.web.views import LeaderboardView, StatsView
 
-__all__ = ["ALL_GAMES", "PEOPLE", "SURVEY_QUESTIONS", "BoardState", "Source", "in_source", "leaderboard",
-           "plot_png", "stats", "wilson_interval"]
+__all__ = ["ALL_GAMES", "DEFAULT_SOURCE", "PEOPLE", "SURVEY_QUESTIONS", "BoardState", "Source", "in_source",
+           "leaderboard", "plot_png", "stats", "wilson_interval"]
 
 
 def in_source(match: MatchRecord, source: Source) -> bool:
@@ -41,7 +43,7 @@ def in_source(match: MatchRecord, source: Source) -> bool:
 
 
 def leaderboard(store: Store, registry: GameRegistry, *, game: str = ALL_GAMES,
-                source: Source = "all") -> LeaderboardView:
+                source: Source = DEFAULT_SOURCE) -> LeaderboardView:
     """The leaderboard computed from every stored match (a server keeps a ``BoardState`` instead)."""
     return BoardState(store, registry).leaderboard(game, source)
 
@@ -55,7 +57,7 @@ def stats(store: Store, registry: GameRegistry | None = None) -> StatsView:
 
 
 def plot_png(board: LeaderboardView) -> bytes:
-    """Win rates with their Wilson 95% intervals, models then people, as a PNG."""
+    """Win rates with their 95% intervals over matches, models then people, as a PNG."""
     from matplotlib.figure import Figure
 
     bars: list[tuple[str, float, float, float, str]] = []
@@ -78,11 +80,12 @@ def plot_png(board: LeaderboardView) -> bytes:
         axes.set_yticks(positions, [bar[0] for bar in bars])
         axes.invert_yaxis()
         axes.set_xlim(0, 100)
-        axes.set_xlabel("win rate (%), with Wilson 95% interval")
+        axes.set_xlabel("win rate (%), with its 95% interval over matches")
     else:
         axes.text(0.5, 0.5, "no finished matches yet", ha="center", va="center", transform=axes.transAxes)
         axes.set_axis_off()
-    axes.set_title(f"{board.game} - {board.source} matches")
+    counted = COUNTED.get(board.source, f"{board.source} matches")
+    axes.set_title(f"{board.game} - models: {counted}; people: arena matches")
     figure.tight_layout()
     buffer = io.BytesIO()
     figure.savefig(buffer, format="png")

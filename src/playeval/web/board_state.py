@@ -17,6 +17,17 @@ only the first source's matches count, and the group is settled again whenever o
 The ratings (``analysis.leaderboard``, with ``WEB_RESAMPLES`` bootstrap resamples) are fitted when a view is
 first asked for after a change, from the counted matches it shows.
 
+Which matches a view's models count is its source (``web.tallies.Source``): by default the runs' (``batch``),
+the matches ``playeval leaderboard`` rates, so the page and the command line agree; the arena's (``live``: against
+people, or watched) or both pooled (``all``) only when asked for, and every view says which it counts
+(``LeaderboardView.counted``). People's rows are the arena's whatever the source: every finished match people
+played, pooled per seat and board as ``people, arena``, never rated, as the command line shows them.
+
+Each model's rate is marked against the random baseline's on its board as ``playeval results`` marks it
+(``analysis.chance.interval_verdict``: above, not above or below chance), and a board of a game with a team Elo
+(Undercover) shows CK-Arena's team Elo beside the ratings, as ``playeval leaderboard`` does; a match's team-Elo
+game is read (its log replayed for the game's measures) the first time a view needs it, and kept.
+
 Ids are re-read in a window below the highest seen and skipped when already seen, since PostgreSQL may make a
 lower id visible after a higher one (its sequence hands ids out before the commit). More than
 ``REBUILD_OVER`` changed matches, or the first request, read everything (``Store.list_matches``).
@@ -41,8 +52,13 @@ from sqlalchemy.orm import Session
 from playeval.analysis import MatchRetro, MatchRow, score_retro, summarize_procedural
 from playeval.analysis.boards import BoardKey, Boards, board_key
 from playeval.analysis.bradley_terry import RatedPlayer
-from playeval.analysis.leaderboard import Leaderboard, build_leaderboard, leaderboard_notes, ranks
+from playeval.analysis.chance import ABOVE, BELOW, NOT_ABOVE, interval_verdict
+from playeval.analysis.leaderboard import BoardResult, Leaderboard, build_leaderboard, leaderboard_notes, ranks
 from playeval.analysis.played import PlayedMatch, PlayedSeat, copy_key, source_of
+from playeval.analysis.ratings import RatedModel, SeatResult, elo_intervals
+from playeval.analysis.sides import StoredMatch as EloMatch
+from playeval.analysis.sides import elo_games, elo_rule, team_analysis
+from playeval.core.baselines import is_baseline
 from playeval.core.events import RoleAssignment, SeatAssignment
 from playeval.core.game import seat_evaluated
 from playeval.core.match import MatchSpec, Outcome
@@ -60,7 +76,17 @@ from playeval.store.schema import (
     WebSeatRow,
 )
 from playeval.store.schema import MatchRow as StoredMatch
-from playeval.web.tallies import ALL_GAMES, Source, Tally, TallyKey, grouped, model_rows, people_rows
+from playeval.web.tallies import (
+    ALL_GAMES,
+    COUNTED,
+    DEFAULT_SOURCE,
+    Source,
+    Tally,
+    TallyKey,
+    grouped,
+    model_rows,
+    people_rows,
+)
 from playeval.web.views import (
     BoardView,
     GameStats,
@@ -69,6 +95,7 @@ from playeval.web.views import (
     RateRow,
     RatingRow,
     StatsView,
+    TeamEloRow,
 )
 
 REBUILD_OVER = 2000
@@ -80,7 +107,8 @@ PEOPLE = "people"
 """The player of a person's seat, in a leaderboard row."""
 CHANGES = ("match_started", "match_ended")
 WEB_RESAMPLES = 100
-"""Bootstrap resamples of the arena's ratings (fewer than the command line's: a view is fitted on request)."""
+"""Bootstrap resamples of the arena's ratings and team Elo (fewer than the command line's: a view is fitted on
+request)."""
 
 
 @dataclass(frozen=True)
@@ -181,10 +209,12 @@ class BoardState:
         self._retro_ids = _NewIds()
         self._boards: dict[tuple[str, Source], LeaderboardView] = {}
         self._stats: StatsView | None = None
+        self._elo: dict[str, list[SeatResult] | None] = {}
+        """Per finished match of a game with a team Elo, read once: its team-Elo game (``None``: it gives none)."""
 
     # -- the views --------------------------------------------------------------------------------------------
 
-    def leaderboard(self, game: str = ALL_GAMES, source: Source = "all") -> LeaderboardView:
+    def leaderboard(self, game: str = ALL_GAMES, source: Source = DEFAULT_SOURCE) -> LeaderboardView:
         with self._lock:
             self._refresh()
             board = self._boards.get((game, source))
@@ -204,9 +234,11 @@ class BoardState:
                  if self._finished[match_id].shown(source, game)]
         copies = sum(1 for match_id, entry in self._finished.items()
                      if match_id not in self._counted and entry.shown(source, game))
-        people = [entry.played for entry in shown if entry.live and any(seat.human for seat in entry.played.seats)]
+        people = [entry.played for match_id in sorted(self._counted)
+                  if (entry := self._finished[match_id]).shown("all", game)
+                  and any(seat.human for seat in entry.played.seats)]
         board = build_leaderboard([entry.played for entry in shown], self._names, people=people, copies=copies,
-                                  resamples=WEB_RESAMPLES)
+                                  team_elo=self._team_elo(shown), resamples=WEB_RESAMPLES)
         names = {result.key: result.name for result in board.boards}
 
         def name_of(key: BoardKey | None) -> str:
@@ -228,10 +260,42 @@ class BoardState:
             rows = model_rows(models, lambda _board, model: metrics.get(model, {}), name_of)
         else:
             rows = model_rows(models, lambda key, model: procedural.get((key, model), {}) if key else {}, name_of)
-        return LeaderboardView(game=game, source=source, rows=rows,
-                               people=people_rows(grouped(self._totals, source, game, human=True), name_of),
+        return LeaderboardView(game=game, source=source, counted=COUNTED[source], rows=rows,
+                               people=people_rows(grouped(self._totals, "all", game, human=True), name_of),
                                overall=_ratings(board.overall), overall_baselines=_ratings(board.overall_baselines),
-                               boards=_boards(board), copies=copies, notes=leaderboard_notes(board))
+                               boards=_boards(board), copies=copies, notes=_notes(board, source))
+
+    def _team_elo(self, shown: Sequence[_Finished]) -> dict[BoardKey, list[RatedModel]]:
+        """Each team-Elo board's team Elo over its shown matches in the order they were played, as ``playeval
+        leaderboard`` rates it (``analysis.leaderboard``), with ``WEB_RESAMPLES`` resamples."""
+        games: dict[BoardKey, list[list[SeatResult]]] = defaultdict(list)
+        for entry in sorted(shown, key=lambda item: item.played.order):
+            found = self._elo_game(entry.played)
+            if found is not None:
+                games[entry.played.board].append(found)
+        found_elo: dict[BoardKey, list[RatedModel]] = {}
+        for key, played in games.items():
+            analysis = team_analysis(self.registry.get(key.game))
+            assert analysis is not None
+            found_elo[key] = elo_intervals(played, elo_rule(analysis), resamples=WEB_RESAMPLES)
+        return found_elo
+
+    def _elo_game(self, match: PlayedMatch) -> list[SeatResult] | None:
+        """A finished match's team-Elo game (``analysis.sides.elo_games``), read from the store the first time."""
+        if match.outcome.status != "finished" or match.board.game not in self.registry.ids():
+            return None
+        game = self.registry.get(match.board.game)
+        analysis = team_analysis(game)
+        if analysis is None or analysis.elo is None:
+            return None
+        if match.id not in self._elo:
+            record = self.store.get_match(match.id)
+            assert record.outcome is not None
+            stored = EloMatch(game=game.id, spec=record.spec, seats=record.seats, roles=record.roles,
+                              outcome=record.outcome, events=tuple(self.store.events(match.id)))
+            found = elo_games(game, [stored])
+            self._elo[match.id] = found[0] if found else None
+        return self._elo[match.id]
 
     def _statistics(self) -> StatsView:
         by_game: dict[str, list[bool]] = defaultdict(list)
@@ -344,6 +408,7 @@ class BoardState:
         self._version = version
         self._boards.clear()
         self._stats = None
+        self._elo = {}
 
     # -- matches ----------------------------------------------------------------------------------------------
 
@@ -421,16 +486,17 @@ class BoardState:
         key = board_key(game, level=level, params=spec_data.get("params") or {}, roles=roles,
                         calibrated=tuple(spec_data.get("thresholds") or ()),
                         run_options=dict(config.options.get(game_id, {})) if config is not None else None)
-        tallies: list[tuple[TallyKey, Tally]] = []
+        seat_tallies: dict[TallyKey, list[Tally]] = defaultdict(list)
         for entry in played_seats:
             if entry.left or (not entry.human and not entry.evaluated):
                 continue
             name = entry.seat if entry.human else (entry.model or entry.kind)
             variant = next(a.prompt_variant for a in assignments if a.seat == entry.seat)
-            tallies.append((TallyKey(live, entry.human, game_id, name, key),
-                            reading.tally(game_id, level, outcome_text, entry.seat, variant)))
-        if not tallies:
+            seat_tallies[TallyKey(live, entry.human, game_id, name, key)].append(
+                reading.tally(game_id, level, outcome_text, entry.seat, variant))
+        if not seat_tallies:
             return
+        tallies = [(tally_key, Tally.of_match(held)) for tally_key, held in seat_tallies.items()]
         outputs = self._retro_outputs.get(match_id)
         with_model = any(not tally_key.human for tally_key, _ in tallies)
         retro = score_retro(game, self.store.get_match(match_id), outputs) if outputs and with_model else None
@@ -470,6 +536,7 @@ class BoardState:
 
     def _drop(self, match_id: str) -> None:
         self._sessions.pop(match_id, None)
+        self._elo.pop(match_id, None)
         if match_id not in self._finished:
             return
         self._count(match_id, False)
@@ -486,16 +553,49 @@ def _ratings(rows: Sequence[RatedPlayer]) -> list[RatingRow]:
                       rank=ranked[row.player][0], tied=ranked[row.player][1]) for row in rows]
 
 
+def _verdict(result: BoardResult, player: str, low: float, high: float) -> str | None:
+    """A model's verdict against the board's random baseline (``analysis.chance.interval_verdict``, the test
+    ``playeval results`` applies): ``None`` for a baseline, or where the board has no random baseline."""
+    chance = result.random
+    if chance is None or is_baseline(player):
+        return None
+    return interval_verdict((low, high), (chance.low, chance.high))
+
+
 def _boards(board: Leaderboard) -> list[BoardView]:
-    return [BoardView(
-        board=result.name, game=result.game, level=result.key.level, matches=result.matches, rated=result.rated,
-        ratings=_ratings(result.ratings), baselines=_ratings(result.baseline_ratings),
-        rates=[RateRow(player=row.player, baseline=row.baseline, rate=row.rate, low=row.low, high=row.high, n=row.n,
-                       clustered=row.clustered, not_above_chance=row.player in result.not_above_chance)
-               for row in result.rates],
-        people=[PeopleRateRow(label=row.label, seat=row.seat, rate=row.rate, low=row.low, high=row.high, n=row.n)
-                for row in result.people])
-        for result in board.boards]
+    views: list[BoardView] = []
+    for result in board.boards:
+        rates: list[RateRow] = []
+        for row in result.rates:
+            verdict = _verdict(result, row.player, row.low, row.high)
+            rates.append(RateRow(player=row.player, baseline=row.baseline, rate=row.rate, low=row.low, high=row.high,
+                                 n=row.n, seats=row.seats, clustered=row.clustered, chance=verdict,
+                                 not_above_chance=verdict in (NOT_ABOVE, BELOW)))
+        views.append(BoardView(
+            board=result.name, game=result.game, level=result.key.level, matches=result.matches, rated=result.rated,
+            ratings=_ratings(result.ratings), baselines=_ratings(result.baseline_ratings), rates=rates,
+            people=[PeopleRateRow(label=row.label, seat=row.seat, rate=row.rate, low=row.low, high=row.high,
+                                  n=row.n) for row in result.people],
+            team_elo=[TeamEloRow(model=row.model, rating=row.rating, low=row.low, high=row.high, games=row.games)
+                      for row in result.team_elo]))
+    return views
+
+
+def _notes(board: Leaderboard, source: Source) -> list[str]:
+    """The command line's notes (``analysis.leaderboard.leaderboard_notes``), then what the arena adds: which
+    matches the models count, and the verdicts beside chance."""
+    counts = {
+        "batch": "the matches of batch runs, as `playeval leaderboard` counts them",
+        "live": ("the matches played outside runs (the arena, against people or watched, and the terminal): "
+                 "other opponents than the runs', so not comparable with a run's board"),
+        "all": "the matches of batch runs and those played outside runs (the arena, the terminal), pooled",
+    }[source]
+    return [
+        f"models' ratings and win rates count {counts}; people's rows count every match people played.",
+        *leaderboard_notes(board),
+        (f"vs chance, as `playeval results`: {ABOVE} where the model's 95% interval lies wholly above the random "
+         f"baseline's on that board, {NOT_ABOVE} where the two overlap, {BELOW} where it lies wholly below."),
+    ]
 
 
 def _chunks(match_ids: Iterable[str] | None) -> Iterable[list[str] | None]:

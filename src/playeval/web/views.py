@@ -314,17 +314,25 @@ class SurveyView(_View):
 
 
 class _Record(_View):
-    """Outcomes of one player (a model, or people in a seat) on one game or all: a Wilson 95% interval."""
+    """Outcomes of one player (a model, or people in a seat) on one board or all: the win rate over seats, with its
+    95% interval over matches (``analysis.intervals.match_rate_interval``, as ``playeval results``)."""
 
     game: str
     matches: int
+    """Matches the player held a seat of (several seats of one match count once)."""
     scored: int
-    """Matches counted in the win rate (aborted ones and the opponent's forfeits are left out)."""
+    """Seats counted in the win rate (aborted matches and the opponent's forfeits are left out)."""
     wins: int
+    """Of those seats, the ones won."""
     win_rate: float | None
     ci_low: float | None
     ci_high: float | None
     avg_rounds: float | None
+    n: int = 0
+    """Scored matches: the interval's n (``scored`` counts their seats, more where the player held several)."""
+    clustered: bool = False
+    """Some scored match gave the player several seats of its table: the interval is a cluster bootstrap over
+    matches, not Wilson's."""
 
 
 class ModelRow(_Record):
@@ -368,10 +376,28 @@ class RateRow(_View):
     low: float
     high: float
     n: int
+    seats: int
+    """Scored seats in those matches (more than ``n`` where the player held several seats of a table)."""
     clustered: bool
     """The interval is a cluster bootstrap over matches (several seats of a table), not Wilson's."""
+    chance: str | None
+    """A model's verdict against the random baseline on this board (``analysis.chance.interval_verdict``, as
+    ``playeval results``): ``above chance``, ``not above chance`` (the intervals overlap) or ``below chance``;
+    ``None`` for a baseline, or where the board has no random baseline."""
     not_above_chance: bool
-    """A model whose interval overlaps the random baseline's on this board."""
+    """A model not above chance on this board: its interval overlaps the random baseline's, or lies wholly below
+    it (``chance`` says which)."""
+
+
+class TeamEloRow(_View):
+    """A model's CK-Arena team Elo on a team game's board (``analysis.ratings.elo_intervals``, as ``playeval
+    leaderboard`` and ``playeval analyze elo``): ratings start at 0, with a bootstrap 95% interval over games."""
+
+    model: str
+    rating: float
+    low: float
+    high: float
+    games: int
 
 
 class PeopleRateRow(_View):
@@ -397,11 +423,18 @@ class BoardView(_View):
     baselines: list[RatingRow]
     rates: list[RateRow]
     people: list[PeopleRateRow]
+    team_elo: list[TeamEloRow] = []
+    """CK-Arena's team Elo, for a game that declares one (Undercover): its own column, beside the ratings."""
 
 
 class LeaderboardView(_View):
     game: str
     source: str
+    """Whose matches the models' ratings and win rates count (``web.tallies.Source``): ``batch`` (the runs', as
+    ``playeval leaderboard``: the default), ``live`` (outside runs: the arena and the terminal) or ``all``.
+    People's rows count every match people played, whatever the source."""
+    counted: str = ""
+    """``source`` in words, for a reader: "run matches", "arena matches", "run and arena matches"."""
     rows: list[ModelRow]
     people: list[PeopleRow]
     overall: list[RatingRow] = []

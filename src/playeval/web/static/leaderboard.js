@@ -1,4 +1,5 @@
-/* Leaderboard: per game or overall, from all games, the arena's or batch runs'; filters live in the address. */
+/* Leaderboard: per game or overall; the models' matches from batch runs (the default, as `playeval leaderboard`),
+   the arena or both; people's rows always the arena's. Filters live in the address. */
 "use strict";
 
 document.addEventListener("DOMContentLoaded", () => {
@@ -6,13 +7,14 @@ document.addEventListener("DOMContentLoaded", () => {
   const form = document.getElementById("filters");
   const plot = document.getElementById("plot");
   const GAMES = [...form.querySelectorAll('input[name="game"]')].map((input) => input.value);
-  const SOURCES = ["all", "live", "batch"];
+  const SOURCES = ["batch", "live", "all"];
+  const DEFAULT_SOURCE = "batch";
   let request = 0;
 
   function initial() {
     const params = new URLSearchParams(window.location.search);
     const game = GAMES.includes(params.get("game")) ? params.get("game") : "all";
-    const source = SOURCES.includes(params.get("source")) ? params.get("source") : "all";
+    const source = SOURCES.includes(params.get("source")) ? params.get("source") : DEFAULT_SOURCE;
     form.querySelector(`input[name="game"][value="${game}"]`).checked = true;
     form.querySelector(`input[name="source"][value="${source}"]`).checked = true;
   }
@@ -61,6 +63,11 @@ document.addEventListener("DOMContentLoaded", () => {
     ]);
   }
 
+  /** The interval's n: the matches, and the seats in them where a player held several seats of one table. */
+  function nText(matches, seats, clustered) {
+    return clustered ? `${matches} (${seats} seats)` : String(matches);
+  }
+
   function renderModels(rows, showGame) {
     const head = document.getElementById("board-head");
     const body = document.getElementById("board-body");
@@ -74,7 +81,7 @@ document.addEventListener("DOMContentLoaded", () => {
     }
     const columns = [["#", "num"], ["Model", ""]];
     if (showGame) columns.push(["Board", ""]);
-    columns.push(["Games", "num"], ["Wins", "num"], ["Win rate (95% interval)", ""], ["Avg rounds", "num"],
+    columns.push(["Games", "num"], ["Wins", "num"], ["Win rate (95% interval)", ""], ["n", "num"], ["Avg rounds", "num"],
       ["Forfeits", "num"], ...metricNames.map((name) => [metricLabel(name), "num"]));
     for (const [name, className] of columns) head.append(el("th", { text: name, className, attrs: { scope: "col" } }));
     rows.forEach((row, index) => {
@@ -88,6 +95,7 @@ document.addEventListener("DOMContentLoaded", () => {
         el("td", { className: "num", text: String(row.matches ?? "—") }),
         el("td", { className: "num", text: String(row.wins ?? "—") }),
         rateCell(row),
+        el("td", { className: "num", text: nText(row.n ?? 0, row.scored, row.clustered) }),
         el("td", { className: "num", text: number(row.avg_rounds) }),
         el("td", { className: "num", text: String(row.forfeits ?? 0) }),
         ...metricNames.map((name) => el("td", { className: "num", text: metricValue(metrics[name]) })),
@@ -170,37 +178,52 @@ document.addEventListener("DOMContentLoaded", () => {
     document.getElementById("ratings-empty").hidden = rows.length > 0;
   }
 
-  /** One board: its models by rating, models with a win rate only, its baselines, then people. */
-  function boardTable(board) {
+  /** One board: its models by rating, models with a win rate only, its baselines, then people; a team game's
+   *  board (Undercover) has CK-Arena's team Elo as a column of its own. */
+  function boardTable(board, counted) {
     const rates = new Map((board.rates || []).map((row) => [row.player, row]));
+    const elo = new Map((board.team_elo || []).map((row) => [row.model, row]));
+    const withElo = elo.size > 0;
     const table = el("table", { className: "table" });
-    table.append(el("caption", { text: `${board.board} · ${board.matches} games` }));
+    table.append(el("caption", { text: `${board.board} · ${board.matches} games · ${counted}` }));
     const headRow = el("tr");
     head(headRow, [["#", "num"], ["Player", ""], ["Rating", "num"], ["95% interval", "num"], ["Games", "num"],
-      ["Win rate (95% interval)", ""], ["", ""]]);
+      ["Win rate (95% interval)", ""], ["n", "num"], ...(withElo ? [["Team Elo (95% interval)", "num"]] : []),
+      ["", ""]]);
     table.append(el("thead", {}, [headRow]));
     const body = el("tbody");
+    const dash = () => el("td", { text: "—" });
     const rateOf = (player) => {
       const rate = rates.get(player);
-      return rate ? rateCell({ win_rate: rate.rate, ci_low: rate.low, ci_high: rate.high }) : el("td", { text: "—" });
+      return rate ? rateCell({ win_rate: rate.rate, ci_low: rate.low, ci_high: rate.high }) : dash();
     };
+    const nOf = (player) => {
+      const rate = rates.get(player);
+      return rate ? el("td", { className: "num", text: nText(rate.n, rate.seats, rate.clustered) }) : dash();
+    };
+    const eloOf = (player) => {
+      if (!withElo) return [];
+      const row = elo.get(player);
+      return [row ? el("td", { className: "num team-elo", text: `${number(row.rating, 0)} (${interval(row.low, row.high, 0)})` })
+        : dash()];
+    };
+    /* The verdict against the random baseline, as `playeval results` gives it: above, not above or below chance. */
     const mark = (player) => {
       const rate = rates.get(player);
-      return el("td", { text: rate && rate.not_above_chance ? "not above chance" : "" });
+      return el("td", { className: "chance", text: (rate && rate.chance) || "" });
     };
     const shown = new Set();
     for (const row of board.ratings || []) {
       shown.add(row.model);
       body.append(el("tr", {}, [el("td", { className: "num", text: rankText(row) }),
         el("th", { className: "model", text: row.model, attrs: { scope: "row" } }), ...ratingCells(row),
-        rateOf(row.model), mark(row.model)]));
+        rateOf(row.model), nOf(row.model), ...eloOf(row.model), mark(row.model)]));
     }
     const unrated = (board.rates || []).filter((row) => !row.baseline && !shown.has(row.player));
     for (const row of unrated) {
       body.append(el("tr", {}, [el("td", { className: "num", text: "—" }),
         el("th", { className: "model", text: row.player, attrs: { scope: "row" } }),
-        el("td", { text: "—" }), el("td", { text: "—" }), el("td", { className: "num", text: String(row.n) }),
-        rateOf(row.player), mark(row.player)]));
+        dash(), dash(), dash(), rateOf(row.player), nOf(row.player), ...eloOf(row.player), mark(row.player)]));
     }
     const ratedBaselines = new Map((board.baselines || []).map((row) => [row.model, row]));
     const baselineNames = [...new Set([...ratedBaselines.keys(),
@@ -209,14 +232,15 @@ document.addEventListener("DOMContentLoaded", () => {
       const rated = ratedBaselines.get(name);
       body.append(el("tr", { className: "baseline" }, [el("td", { className: "num", text: "—" }),
         el("th", { className: "model", text: name, attrs: { scope: "row" } }),
-        ...(rated ? ratingCells(rated) : [el("td", { text: "—" }), el("td", { text: "—" }), el("td", { text: "—" })]),
-        rateOf(name), el("td", { text: "baseline" })]));
+        ...(rated ? ratingCells(rated) : [dash(), dash(), dash()]),
+        rateOf(name), nOf(name), ...eloOf(name), el("td", { text: "baseline" })]));
     }
     for (const person of board.people || []) {
       body.append(el("tr", { className: "people" }, [el("td", { className: "num", text: "—" }),
         el("th", { text: `${person.label} (as ${seatName(person.seat).toLowerCase()})`, attrs: { scope: "row" } }),
-        el("td", { text: "—" }), el("td", { text: "—" }), el("td", { className: "num", text: String(person.n) }),
+        dash(), dash(), dash(),
         rateCell({ win_rate: person.rate, ci_low: person.low, ci_high: person.high }),
+        el("td", { className: "num", text: String(person.n) }), ...(withElo ? [dash()] : []),
         el("td", { text: "not rated" })]));
     }
     table.append(body);
@@ -227,7 +251,12 @@ document.addEventListener("DOMContentLoaded", () => {
   function renderBoards(data) {
     const boards = document.getElementById("boards");
     clear(boards);
-    for (const board of data.boards || []) boards.append(boardTable(board));
+    const counted = data.counted ? `models: ${data.counted}` : "";
+    for (const board of data.boards || []) boards.append(boardTable(board, counted));
+    const source = document.getElementById("board-counted");
+    source.textContent = data.counted ? `Models' ratings and win rates count ${data.counted}; people's rows, every `
+      + "game people played in the arena." : "";
+    source.hidden = !data.counted;
     const notes = document.getElementById("board-notes");
     clear(notes);
     for (const note of data.notes || []) notes.append(el("li", { text: note }));
