@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from arena_client import make_settings, running
@@ -102,14 +103,21 @@ def test_leaderboard_numbers(db: str) -> None:
         default = leaderboard(store, registry, game="akinator")
         taboo = leaderboard(store, registry, game="taboo")
 
-    [row] = board.rows
-    assert (row.model, row.matches, row.scored, row.wins, row.forfeits) == ("mock/a", 6, 4, 1, 1)
-    assert row.win_rate == 0.25 and row.avg_rounds == 15.0  # (5 + 20 + 20) / 3 rules-finished matches
-    assert (round(row.ci_low or 0, 4), round(row.ci_high or 0, 4)) == (0.0456, 0.6994)
+    # pooled, the run's matches (a scripted answerer) and the arena's (a person answering) are still two boards:
+    # who holds the seat a game does not evaluate is part of the configuration
+    rows = {row.board: row for row in board.rows}
+    assert set(rows) == {"akinator L1 [answerer seat=scripted]", "akinator L1 [answerer seat=human]"}
+    row = rows["akinator L1 [answerer seat=scripted]"]
+    assert (row.model, row.matches, row.scored, row.wins, row.forfeits) == ("mock/a", 4, 3, 1, 1)
+    assert row.avg_rounds == 12.5
+    assert (round(row.ci_low or 0, 4), round(row.ci_high or 0, 4)) == (0.0615, 0.7923)
     assert row.metrics["recall_rate"] == 0.5 and row.metrics["top5_recall_rate"] == 0.5
     assert row.metrics["first_appear_round"] == 1.0 and row.metrics["final_rank"] is None
+    arena = rows["akinator L1 [answerer seat=human]"]
+    assert (arena.matches, arena.scored, arena.wins, arena.avg_rounds) == (2, 1, 0, 20.0)
     [person] = board.people
-    assert person.model_dump() == {"game": "akinator", "board": "akinator L1", "seat": "answerer", "matches": 2,
+    assert person.model_dump() == {"game": "akinator", "board": "akinator L1 [answerer seat=human]",
+                                   "seat": "answerer", "matches": 2,
                                    "scored": 1, "wins": 1,
                                    "win_rate": 1.0, "ci_low": pytest.approx(0.2065, abs=1e-4), "ci_high": 1.0,
                                    "avg_rounds": 20.0, "abandoned": 1, "n": 1, "clustered": False}
@@ -120,7 +128,10 @@ def test_leaderboard_numbers(db: str) -> None:
     assert row.avg_rounds == 12.5
     # the default counts the runs' matches, as `playeval leaderboard`; people's rows are the arena's whatever the
     # source, and every view says which matches its models count
-    assert default == batch and batch.people == board.people == live.people
+    def people(view: Any) -> list[dict[str, Any]]:  # a board's name says only what tells it from the others shown
+        return [row.model_dump(exclude={"board"}) for row in view.people]
+
+    assert default == batch and people(batch) == people(board) == people(live)
     assert (batch.counted, live.counted, board.counted) == ("run matches", "arena matches", "run and arena matches")
     assert any(note.startswith("models' ratings and win rates count the matches of batch runs") for note in batch.notes)
 
@@ -132,7 +143,7 @@ def test_leaderboard_numbers(db: str) -> None:
     assert set(rows) == {"mock/a", "mock/b"} and all(row.game == "all" for row in overall.rows)
     assert (rows["mock/b"].matches, rows["mock/b"].wins, rows["mock/b"].win_rate) == (2, 2, 1.0)
     assert rows["mock/b"].avg_rounds == 3.0
-    assert rows["mock/a"].metrics["akinator L1:recall_rate"] == 0.5  # per board
+    assert rows["mock/a"].metrics["akinator L1 [answerer seat=scripted]:recall_rate"] == 0.5  # per board
     assert [r.model for r in overall.rows] == ["mock/b", "mock/a"]  # best win rate first
     assert len(overall.people) == 1  # the live taboo match has no outcome yet
     assert [r.model for r in taboo.rows] == ["mock/b"]

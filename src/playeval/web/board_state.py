@@ -50,7 +50,7 @@ from sqlalchemy import Text, cast, func, select
 from sqlalchemy.orm import Session
 
 from playeval.analysis import MatchRetro, MatchRow, score_retro, summarize_procedural
-from playeval.analysis.boards import BoardKey, Boards, board_key
+from playeval.analysis.boards import BoardKey, Boards, board_key, opponent_players
 from playeval.analysis.bradley_terry import RatedPlayer
 from playeval.analysis.chance import ABOVE, BELOW, NOT_ABOVE, interval_verdict
 from playeval.analysis.leaderboard import BoardResult, Leaderboard, build_leaderboard, leaderboard_notes, ranks
@@ -485,7 +485,9 @@ class BoardState:
         config = self._run_configs.get(run_id) if run_id is not None else None
         key = board_key(game, level=level, params=spec_data.get("params") or {}, roles=roles,
                         calibrated=tuple(spec_data.get("thresholds") or ()),
-                        run_options=dict(config.options.get(game_id, {})) if config is not None else None)
+                        run_options=dict(config.options.get(game_id, {})) if config is not None else None,
+                        opponents=opponent_players(assignments, {s.seat for s in played_seats if s.evaluated}),
+                        secret_set=config.secret_sets.get(game_id) if config is not None else None)
         seat_tallies: dict[TallyKey, list[Tally]] = defaultdict(list)
         for entry in played_seats:
             if entry.left or (not entry.human and not entry.evaluated):
