@@ -78,7 +78,7 @@ def test_the_table_shows_ratings_chance_baselines_people_and_the_overall_rating(
     people = next(line for line in lines if "people, arena (as guesser)" in line)
     assert "1.00" in people and people.rstrip().endswith("not rated")
     overall = lines[len(board):]
-    assert "overall: 1 board, each weighing the same" in overall[0]
+    assert "overall: 1 board, each game weighing the same" in overall[0]
     assert [line.split()[:2] for line in overall if "mock/" in line] == [["1", "mock/a"], ["2", "mock/b"]]
     assert "36 stored match(es) left out as copies" in output
 

@@ -15,8 +15,9 @@ by two runs counted once). Per board:
   over people, per seat they played, with Wilson intervals; never rated;
 * **team Elo**: CK-Arena's rating (``analysis.ratings``) for a game that declares one, as its own column.
 
-The **overall** rating fits every board's comparisons at once with every board weighing the same
-(``equal_boards``); each board keeps its own pseudo-opponent.
+The **overall** rating fits every board's comparisons at once with every game weighing the same, its boards
+sharing its weight, and a board's weight spread over its models' matches (``equal_boards``); each board keeps its
+own pseudo-opponent.
 """
 
 from __future__ import annotations
@@ -136,7 +137,7 @@ class BoardResult:
 @dataclass(frozen=True)
 class Leaderboard:
     overall: tuple[RatedPlayer, ...]
-    """The models over every board, each board weighing the same, best first."""
+    """The models over every board, each game weighing the same, best first."""
     overall_baselines: tuple[RatedPlayer, ...]
     boards: tuple[BoardResult, ...]
     """By name."""

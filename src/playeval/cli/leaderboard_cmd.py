@@ -67,7 +67,7 @@ def board_table(board: BoardResult) -> Table:
 
 
 def overall_table(board: Leaderboard) -> Table:
-    table = Table(title=f"overall: {_count(len(board.boards), 'board', 'boards')}, each weighing the same",
+    table = Table(title=f"overall: {_count(len(board.boards), 'board', 'boards')}, each game weighing the same",
                   box=box.SIMPLE_HEAD, padding=(0, 1))
     table.add_column("rank", justify="right")
     table.add_column("player", no_wrap=True)

@@ -453,7 +453,7 @@ def leaderboard_tables(data: ReportData) -> list[Table]:
     if board is None:
         return []
     tables = [Table(
-        title=f"Overall: {len(board.boards)} board{'' if len(board.boards) == 1 else 's'}, each weighing the same",
+        title=f"Overall: {len(board.boards)} board{'' if len(board.boards) == 1 else 's'}, each game weighing the same",
         columns=("Rank", "Model", "Rating", "95% interval", "Matches", "Boards", ""),
         rows=tuple((Cell(line.rank, numeric=True), Cell(line.player), *_rating_cells(line.rating, bool(line.mark)),
                     Cell(str(line.boards), numeric=True, aux=True), Cell(line.mark, aux=True))

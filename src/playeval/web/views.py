@@ -438,7 +438,7 @@ class LeaderboardView(_View):
     rows: list[ModelRow]
     people: list[PeopleRow]
     overall: list[RatingRow] = []
-    """The models' ratings over the boards shown, each board weighing the same."""
+    """The models' ratings over the boards shown, each game weighing the same (its boards sharing its weight)."""
     overall_baselines: list[RatingRow] = []
     boards: list[BoardView] = []
     copies: int = 0
