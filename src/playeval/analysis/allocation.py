@@ -1,8 +1,8 @@
 """Where the next matches of a run that stops when its answer is known should go (``--until-separated``).
 
 After each round the run refits the overall rating (every game weighted equally, :mod:`analysis.bradley_terry`)
-and asks, for every adjacent pair of its ranking, whether their 95 % intervals are apart (the leaderboard's rule
-for showing them untied). If
+and asks, for every adjacent pair of its ranking, whether the 95 % bootstrap interval of their difference excludes
+0. If
 every pair is separated, the run stops. Otherwise the next round is played by the models whose order is not
 known yet: those of the unseparated adjacent pairs (a model separated from both its neighbours sits out, its place
 settled). They play new setups together (the same game number, so they meet the same secrets), spread over the
@@ -42,7 +42,8 @@ class Allocation:
 @dataclass(frozen=True)
 class PairState:
     """An adjacent pair of the overall ranking: the difference with its interval, how often the draws swap them,
-    and whether they are separated (their rating intervals do not overlap: ``RatingFit.separated``)."""
+    whether they are separated (the difference's interval excludes 0: ``RatingFit.separated``) and whether the
+    leaderboard would still show them tied (their own intervals overlap)."""
 
     better: str
     worse: str
@@ -51,6 +52,7 @@ class PairState:
     high: float
     swap: float
     separated: bool
+    shown_tied: bool = False
 
 
 def adjacent_pairs(fit: RatingFit, models: Sequence[str]) -> list[PairState]:
@@ -63,8 +65,10 @@ def adjacent_pairs(fit: RatingFit, models: Sequence[str]) -> list[PairState]:
         both = [(x, y) for x, y in zip(fit.draws.get(better, ()), fit.draws.get(worse, ()), strict=False)
                 if math.isfinite(x) and math.isfinite(y)]
         swap = sum(1 for x, y in both if x < y) / len(both) if both else 0.5
+        a, b = fit.row(better), fit.row(worse)
         pairs.append(PairState(better=better, worse=worse, difference=difference, low=low, high=high, swap=swap,
-                               separated=fit.separated(better, worse)))
+                               separated=fit.separated(better, worse),
+                               shown_tied=a is not None and b is not None and a.overlaps(b)))
     return pairs
 
 

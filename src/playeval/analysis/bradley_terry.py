@@ -18,8 +18,8 @@ strictly concave, so it converges to its single optimum in a few steps.
 the game) are resampled together, within each board (``MatchComparisons.board``: a game and configuration), so
 seats of one table are never treated as independent. 95 % percentile intervals of each player's rating over
 ``resamples`` refits; the draws are kept (:class:`RatingFit.draws`) for differences between two players. Two
-players are *separated* when their intervals do not overlap, the rule the leaderboard shows ties by, and the
-interval of their difference excludes 0 (:meth:`RatingFit.separated`).
+players are *separated* when the interval of their difference excludes 0 (:meth:`RatingFit.separated`); the
+leaderboard shows two players tied by the stricter rule that their own intervals overlap.
 """
 
 from __future__ import annotations
@@ -122,14 +122,14 @@ class RatingFit:
         return estimate, float(low), float(high)
 
     def separated(self, first: str, second: str) -> bool:
-        """Whether the two players are told apart at 95 %: their intervals do not overlap (the rule the leaderboard
-        shows a tie by) and the interval of their difference excludes 0 (the two can disagree, since the ratings
-        are centred on the models' mean and so move against each other across resamples)."""
-        a, b = self.row(first), self.row(second)
-        if a is None or b is None:
-            raise KeyError(f"no rating for {first if a is None else second!r}")
+        """Whether the two players are told apart at 95 %: the interval of their difference excludes 0.
+
+        This is the pairwise test, and the rule a run that stops when its order is known stops by. The leaderboard
+        marks a tie by a stricter rule, the two players' own intervals overlapping (:meth:`RatedPlayer.overlaps`):
+        each player's interval also carries the noise of the centre (the models' mean rating), which cancels in a
+        difference, so a pair can be separated and still be shown tied. A run's last line says so."""
         _, low, high = self.difference(first, second)
-        return not a.overlaps(b) and (low > 0 or high < 0)
+        return low > 0 or high < 0
 
 
 def fit_strengths(comparisons: Sequence[Comparison], players: Sequence[str], *,

@@ -146,7 +146,10 @@ def round_line(report: RoundReport) -> str:
     pairs = "; ".join(f"{p.better} {'>' if p.separated else '~'} {p.worse} "
                       f"[{p.low:+.0f}, {p.high:+.0f}]" for p in report.pairs) or "no pair rated yet"
     if report.stopped == SEPARATED:
-        return f"after {report.matches} matches every adjacent pair is separated at 95 %: {pairs}; stopping"
+        tied = [f"{p.better} and {p.worse}" for p in report.pairs if p.shown_tied]
+        note = (f" (the leaderboard still shows {', '.join(tied)} tied: their own intervals overlap, a stricter rule)"
+                if tied else "")
+        return f"after {report.matches} matches every adjacent pair is separated at 95 %: {pairs}; stopping{note}"
     if report.stopped == BUDGET:
         open_pairs = [f"{p.better} ~ {p.worse}" for p in report.pairs if not p.separated]
         return (f"after {report.matches} matches the budget is spent; not separated: "
