@@ -9,7 +9,9 @@
    truth (win rates; rating differences of adjacent skills on one-seat games).
 3. The game numbers needed: the smallest prefix of the second run whose overall ranking has every adjacent pair
    separated, against ``playeval plan``'s estimate for the smallest adjacent gap in the truth's mean win rate.
-4. ``--until-separated`` against uniform rounds on the same players: the matches each needed (``--budget``).
+4. ``--until-separated`` against uniform rounds: the matches each needed to separate every adjacent pair, over
+   ``--until-seeds`` seeds, for ``--until-skills`` (by default gaps of unequal size, 0.2, 0.6, 0.7, 0.9: with
+   evenly spaced skills every pair is about as hard and adaptive rounds have little to save).
 
 Everything runs in this process on a temporary SQLite file; nothing touches the user's database.
 """
@@ -64,8 +66,7 @@ async def _main(args: argparse.Namespace) -> int:
         run = RunMatches.load(store, registry, reps_id)
         print(f"games: {', '.join(games)}; skills: {', '.join(f'{p:g}' for p in SKILLS)}; "
               f"truth: {args.truth_n} game numbers; replicates: {args.replicates} x {args.n} game numbers; "
-              f"{len(run.matches) + len(truth_board.boards) and len(store.run_matches(truth_id)) + len(run.matches)}"
-              f" matches played in {played:.0f} s")
+              f"{len(store.run_matches(truth_id)) + len(run.matches)} matches played in {played:.0f} s")
         print("\ntruth (win rate per game over the long run):")
         for board_name, rates in sorted(truth.items()):
             skills = sorted((p for p in rates if p.startswith("mock/skill")), key=skill_of)
@@ -117,15 +118,25 @@ async def _main(args: argparse.Namespace) -> int:
         print(f"plan's estimate for the smallest adjacent gap in mean win rate ({smallest:.3f}, around {base:.2f}): "
               f"{plan.per_model} results per model for one game, about {per_game} per game over {len(games)} games")
 
-        print(f"\n--until-separated (budget {args.budget} matches, first round --n 2):")
-        for strategy in ("adaptive", "uniform"):
-            config = skill_config(games, registry, n=2, seed=300).model_copy(
-                update={"until": UntilSeparated(budget=args.budget, strategy=strategy)})
-            run_id = create_run(store, registry, config)
-            async with ModelHub(use_cache=False) as hub:
-                why = await play_until_separated(BatchRunner(store, hub, registry), store, registry, run_id,
-                                                 resamples=args.resamples)
-            print(f"  {strategy:<9} {why:<9} after {len(store.run_matches(run_id))} matches")
+        until_skills = tuple(float(p) for p in args.until_skills.split(","))
+        print(f"\n--until-separated against uniform rounds (skills {', '.join(f'{p:g}' for p in until_skills)}; "
+              f"budget {args.budget} matches; first round --n 2; {args.until_seeds} seeds): matches until separated")
+        counts: dict[str, list[int]] = {"adaptive": [], "uniform": []}
+        for seed in range(300, 300 + args.until_seeds):
+            line = []
+            for strategy in ("adaptive", "uniform"):
+                config = skill_config(games, registry, n=2, seed=seed, skills=until_skills).model_copy(
+                    update={"until": UntilSeparated(budget=args.budget, strategy=strategy)})
+                run_id = create_run(store, registry, config)
+                async with ModelHub(use_cache=False) as hub:
+                    why = await play_until_separated(BatchRunner(store, hub, registry), store, registry, run_id,
+                                                     resamples=args.resamples)
+                played_now = len(store.run_matches(run_id))
+                counts[strategy].append(played_now)
+                line.append(f"{strategy} {played_now} ({why})")
+            print(f"  seed {seed}: " + ", ".join(line))
+        for strategy, found in counts.items():
+            print(f"  {strategy:<9} mean {statistics.fmean(found):.0f} matches")
     return 0
 
 
@@ -137,6 +148,9 @@ def main() -> int:
     parser.add_argument("--truth-n", type=int, default=400)
     parser.add_argument("--resamples", type=int, default=200)
     parser.add_argument("--budget", type=int, default=6000)
+    parser.add_argument("--until-skills", default="0.2,0.6,0.7,0.9",
+                        help="skills of the --until-separated comparison (uneven gaps: where allocation can help)")
+    parser.add_argument("--until-seeds", type=int, default=5)
     return asyncio.run(_main(parser.parse_args()))
 
 
