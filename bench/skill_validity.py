@@ -136,7 +136,8 @@ async def _main(args: argparse.Namespace) -> int:
                 line.append(f"{strategy} {played_now} ({why})")
             print(f"  seed {seed}: " + ", ".join(line))
         for strategy, found in counts.items():
-            print(f"  {strategy:<9} mean {statistics.fmean(found):.0f} matches")
+            if found:
+                print(f"  {strategy:<9} mean {statistics.fmean(found):.0f} matches")
     return 0
 
 
