@@ -8,7 +8,7 @@ import re
 import pytest
 
 from playeval.core.ask import Ask, Reply
-from playeval.core.errors import ConfigError, FormatError
+from playeval.core.errors import ConfigError, FormatError, MoveError, RuleViolation
 from playeval.core.events import ActionApplied, ReplyRejected, SeatAssignment
 from playeval.core.game import replay
 from playeval.core.inputs import check_options
@@ -163,13 +163,13 @@ def test_a_clue_copied_from_the_instructions_is_refused_with_the_reason() -> Non
     opening = taboo_prompts.CLUE_OPENING.format(limit=LIMIT)
     for copied in (opening, "The game starts now. Send your first message", "the game starts now!",
                    '"Send your first message."', "The game starts now, here is my clue"):
-        with pytest.raises(FormatError, match="repeats the game's instructions") as err:
+        with pytest.raises(RuleViolation, match="repeats the game's instructions") as err:
             game.parse(state, ask, copied)
         assert "write your own clue" in err.value.reason
     sentences = _template_sentences()
     assert len(sentences) >= 12
     for sentence in sentences:  # ("Round 2 of 5." is a label and nothing else: an empty clue)
-        with pytest.raises(FormatError, match=r"instructions|empty"):
+        with pytest.raises(MoveError, match=r"instructions|empty"):
             game.parse(state, ask, sentence)
 
 
@@ -216,7 +216,7 @@ async def test_a_copied_clue_is_re_asked_through_the_engine() -> None:
     assert outcome.status == "finished"
     events = recorder.events[match_id]
     rejected = [event for event in events if isinstance(event, ReplyRejected)]
-    assert len(rejected) == 1 and rejected[0].error == "format" and "instructions" in rejected[0].reason
+    assert len(rejected) == 1 and rejected[0].error == "rule" and "instructions" in rejected[0].reason
     assert rejected[0].text.startswith("The game starts now.")
     clues = [event.action.text for event in events if isinstance(event, ActionApplied)
              and event.action.kind == "clue"]

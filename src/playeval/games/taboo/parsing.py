@@ -115,10 +115,11 @@ def clean_clue(text: str) -> str:
 
 
 def refuse_copied_clue(clue: str) -> None:
-    """``FormatError`` when a clue repeats the game's instructions instead of giving a clue."""
+    """``RuleViolation`` when a clue repeats the game's instructions instead of giving a clue: a reply the grammar
+    allows and the rules refuse, like a clue that writes the word."""
     copied = copied_instructions(clue)
     if copied is not None:
-        raise FormatError(f"the message repeats the game's instructions ({copied!r}) instead of giving a clue; "
+        raise RuleViolation(f"the message repeats the game's instructions ({copied!r}) instead of giving a clue; "
                           "write your own clue or question that leads to the word.")
 
 
