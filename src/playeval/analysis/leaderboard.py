@@ -469,30 +469,38 @@ def _team_elo(store: Store, registry: GameRegistry, matches: Sequence[PlayedMatc
     return found
 
 
-def load_leaderboard(store: Store, registry: GameRegistry, run_ids: Sequence[str] | None = None, *,
-                     resamples: int = DEFAULT_RESAMPLES, seed: int = 0, with_people: bool = True) -> Leaderboard:
-    """The leaderboard of the finished matches of ``run_ids`` (``None``: every run), with people's rows from the
-    finished matches played outside runs (every board's with ``None``, else only the boards the runs have), and each
-    team-Elo board's team Elo.
-    Matches of games not installed here are left out."""
-    everything = store.list_matches(status="finished")
-    if run_ids is None:
-        records = [m for m in everything if m.run_id is not None]
-    else:
-        wanted = set(run_ids)
-        records = [m for m in everything if m.run_id in wanted]
+def played_matches(store: Store, registry: GameRegistry,
+                   records: Sequence[MatchRecord]) -> list[tuple[MatchRecord, PlayedMatch]]:
+    """Run matches as the leaderboard reads them, each with its record: each run's configuration and start read
+    once (matches of games not installed here, unfinished ones and matches outside runs are left out)."""
     configs: dict[str, RunConfig | None] = {}
     started: dict[str, str] = {}
     known = set(registry.ids())
-    played: list[PlayedMatch] = []
+    found: list[tuple[MatchRecord, PlayedMatch]] = []
     for record in records:
         if record.game not in known or record.outcome is None or record.run_id is None:
             continue
         if record.run_id not in configs:
             configs[record.run_id] = recorded_config(store, record.run_id)
             started[record.run_id] = store.get_run(record.run_id).created_at.isoformat()
-        played.append(played_match(record, registry.get(record.game), run_config=configs[record.run_id],
-                                   run_started=started[record.run_id]))
+        found.append((record, played_match(record, registry.get(record.game), run_config=configs[record.run_id],
+                                           run_started=started[record.run_id])))
+    return found
+
+
+def load_leaderboard(store: Store, registry: GameRegistry, run_ids: Sequence[str] | None = None, *,
+                     resamples: int = DEFAULT_RESAMPLES, seed: int = 0, with_people: bool = True) -> Leaderboard:
+    """The leaderboard of the finished matches of ``run_ids`` (``None``: every run), with people's rows from the
+    finished matches played outside runs (every board's with ``None``, else only the boards the runs have), and each
+    team-Elo board's team Elo.
+    Matches of games not installed here are left out."""
+    everything = store.list_matches(status="finished") if run_ids is None or with_people else []
+    if run_ids is None:
+        records = [m for m in everything if m.run_id is not None]
+    else:  # only the runs' own matches: a round of --until-separated reads its run, not the whole store
+        records = [m for run_id in dict.fromkeys(run_ids) for m in store.run_matches(run_id) if m.status == "finished"]
+    known = set(registry.ids())
+    played = [found for _, found in played_matches(store, registry, records)]
     kept, copies = distinct(played)
     people: list[PlayedMatch] = []
     if with_people:

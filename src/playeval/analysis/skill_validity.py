@@ -28,7 +28,7 @@ from itertools import pairwise
 
 from playeval.analysis.boards import Boards
 from playeval.analysis.bradley_terry import ELO_SCALE
-from playeval.analysis.leaderboard import Leaderboard, build_leaderboard, played_match
+from playeval.analysis.leaderboard import Leaderboard, build_leaderboard, played_matches
 from playeval.analysis.played import PlayedMatch
 from playeval.analysis.ranking import kendall_tau_test
 from playeval.core.registry import GameRegistry
@@ -80,17 +80,10 @@ class RunMatches:
 
     @classmethod
     def load(cls, store: Store, registry: GameRegistry, run_id: str) -> RunMatches:
-        config = run_config(store, run_id)
-        started = store.get_run(run_id).created_at.isoformat()
-        per_number = config.matches_per_number
-        found: list[tuple[int, PlayedMatch]] = []
-        for record in store.run_matches(run_id):
-            if record.status != "finished" or record.outcome is None or record.match_index is None:
-                continue
-            found.append((record.match_index // per_number,
-                          played_match(record, registry.get(record.game), run_config=config,
-                                       run_started=started)))
-        return cls(matches=tuple(found))
+        per_number = run_config(store, run_id).matches_per_number
+        finished = [m for m in store.run_matches(run_id) if m.status == "finished" and m.match_index is not None]
+        return cls(matches=tuple((record.match_index // per_number, found)  # type: ignore[operator]
+                                 for record, found in played_matches(store, registry, finished)))
 
 
 def boards_by_numbers(run: RunMatches, registry: GameRegistry, numbers: range, *, resamples: int = 200,

@@ -8,6 +8,7 @@ from rich.table import Table
 
 from playeval.analysis.power import detectable, game_numbers, requirement
 from playeval.cli.console import fail, print_table, stdout
+from playeval.cli.run_cmd import game_ids
 from playeval.core.errors import ConfigError
 from playeval.core.game import evaluated_seats
 from playeval.core.registry import GameRegistry, default_registry
@@ -15,15 +16,6 @@ from playeval.core.rng import match_rng
 
 _METHOD = ("normal approximation for two independent proportions (Fleiss eq. 4.14), two-sided; the level is shared "
            "among the ranking's adjacent pairs (Bonferroni)")
-
-
-def _games(text: str, registry: GameRegistry) -> tuple[str, ...]:
-    names = registry.ids() if text.strip() == "all" else tuple(p.strip() for p in text.split(",") if p.strip())
-    if not names:
-        fail("--games: name at least one game (see `playeval games`), or 'all'")
-    for name in names:
-        registry.get(name)
-    return tuple(names)
 
 
 def _model_count(text: str) -> int:
@@ -67,7 +59,9 @@ def register(app: typer.Typer) -> None:
         with 80 % power (normal approximation), per game and for the overall rating; or, with --n, what a run of
         that size can separate."""
         registry = default_registry()
-        ids = _games(games, registry)
+        ids = game_ids(games, registry)
+        if not ids:
+            fail("--games: name at least one game (see `playeval games`), or 'all'")
         k = _model_count(models)
         try:
             need = requirement(detect, k, base=base, alpha=alpha, power=power)

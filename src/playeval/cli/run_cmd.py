@@ -49,8 +49,9 @@ def _split(models: str) -> tuple[str, ...]:
     return tuple(part.strip() for part in models.split(",") if part.strip())
 
 
-def _games(text: str, registry: GameRegistry) -> tuple[str, ...]:
-    """``akinator``, ``akinator,taboo`` or ``all``; each name checked against the registry."""
+def game_ids(text: str, registry: GameRegistry) -> tuple[str, ...]:
+    """``akinator``, ``akinator,taboo`` or ``all``; each name checked against the registry (also ``playeval
+    plan``'s ``--games``)."""
     names = registry.ids() if text.strip() == "all" else _split(text)
     for name in names:
         registry.get(name)
@@ -210,7 +211,7 @@ def register(app: typer.Typer) -> None:
             if resume:
                 config = run_config(store, resume)
             else:
-                games = _games(game, default_registry())
+                games = game_ids(game, default_registry())
                 config = RunConfig(games=games, level=level, models=_split(models), opponent=opponent, n=n,
                                    seed=seed, concurrency=concurrency, secret_sets=_secret_sets(secret_set, games),
                                    temperature=temperature, roles=dict(_pairs(role, "--role")),
