@@ -5,7 +5,6 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import json
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -16,7 +15,6 @@ from playeval.models import MissingWeights, ModelError, ModelHub, ModelRequest
 from playeval.models import weights as weights_module
 from playeval.models.catalog import LOCAL_MODELS
 from playeval.models.grammar import choices_grammar, constraint_grammar, gbnf_literal
-from playeval.models.providers.llama_contexts import LlamaContexts
 from playeval.models.providers.local import LocalProvider
 from playeval.models.transcript import TURN_MARKERS, render_transcript
 from playeval.models.weights import (
@@ -259,56 +257,3 @@ def test_transcript_for_base_models() -> None:
     )
     assert render_transcript((user("hi"),)) == "User: hi\nAssistant:"
     assert "\nUser:" in TURN_MARKERS
-
-
-# -- the context pool ----------------------------------------------------------
-
-
-class FakeLlama:
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self.closed = False
-
-    def close(self) -> None:
-        self.closed = True
-
-
-def test_context_pool_keeps_one_context_per_affinity_and_evicts_the_oldest(tmp_path: Path) -> None:
-    loaded: list[FakeLlama] = []
-
-    def load(path: Path) -> FakeLlama:
-        llama = FakeLlama(path)
-        loaded.append(llama)
-        return llama
-
-    pool = LlamaContexts(load, per_model=3)  # type: ignore[arg-type]
-    path = tmp_path / "m.gguf"
-    a = pool.acquire(path, "guesser")
-    b = pool.acquire(path, "answerer")
-    assert pool.acquire(path, "guesser") is a and len(loaded) == 2
-    pool.acquire(path, None)
-    pool.acquire(path, "guesser")  # a is now the most recent; b the least
-    pool.acquire(path, "judge")
-    assert pool.count(path) == 3 and len(loaded) == 4
-    assert b.closed and loaded[1].closed and not a.closed
-    assert pool.acquire(path, "answerer") is not b  # reloaded
-    other = pool.acquire(tmp_path / "other.gguf", "guesser")
-    assert pool.count(tmp_path / "other.gguf") == 1 and other is not a
-    pool.close()
-    assert all(llama.closed for llama in loaded)
-
-
-def test_context_pool_is_thread_safe(tmp_path: Path) -> None:
-    pool = LlamaContexts(FakeLlama, per_model=2)  # type: ignore[arg-type]
-    path = tmp_path / "m.gguf"
-
-    def worker(name: str) -> None:
-        for _ in range(200):
-            slot = pool.acquire(path, name)
-            with slot.lock:
-                pass
-
-    with ThreadPoolExecutor(max_workers=4) as executor:
-        for future in [executor.submit(worker, f"s{i}") for i in range(4)]:
-            future.result()  # re-raises a worker's error
-    assert pool.count(path) == 2

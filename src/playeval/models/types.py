@@ -63,6 +63,10 @@ class ProviderResult(BaseModel):
     answer_probs: tuple[dict[str, float], ...] = ()
     """For a request with ``answers``: per answer in the reply, in order, the probability of each allowed answer
     (an empty dict where the provider could not read them); empty when the provider gives none."""
+    prompt_evaluated: int | None = None
+    prompt_needed: int | None = None
+    prompt_s: float | None = None
+    generation_s: float | None = None
 
 
 class ModelResponse(BaseModel):

@@ -2,7 +2,7 @@
 
 A judge's request says where its reply holds answer words (``core.verdicts.VerdictQuestion``: after ``lead``,
 itself after a match of ``context``). While llama.cpp generates, an :class:`AnswerReader` sees the raw logits of
-every step (a logits processor: it runs before the grammar and changes nothing). At a step where the next token
+every step (shown before the sampler picks; it changes nothing). At a step where the next token
 may begin an answer (the reply so far ends with ``context`` and part of ``lead``), it takes the tokens that the
 grammar would allow there and that begin an answer (the rest of the lead, then the start of one answer word), and
 reads the probability of each answer as the softmax of their logits, summed per answer: the probabilities of the
@@ -12,25 +12,18 @@ next step reads again; the reading at the step that chose the answer's first let
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from playeval.core.verdicts import VerdictQuestion
 from playeval.models.answer_reading import AnswerSpot, answer_of, answer_probs
 
-if TYPE_CHECKING:
-    from llama_cpp import Llama
-
 
 class Vocabulary:
-    """The text of every token of one model, read once (about a second for 150,000 tokens)."""
+    """The text of every token of one model (``pieces``: each token's bytes, as llama.cpp gives them)."""
 
-    def __init__(self, llama: Llama) -> None:
-        model: Any = llama._model  # the binding has no public per-token text
-        # The binding hands back its whole 32-byte buffer, the piece padded with NUL bytes: cut them off, or every
-        # piece would run on past its text (" not" would begin "no" and more).
-        self.pieces: tuple[str, ...] = tuple(
-            model.token_to_piece(token).rstrip(b"\x00").decode("utf-8", errors="replace")
-            for token in range(llama.n_vocab()))
+    def __init__(self, pieces: Sequence[bytes]) -> None:
+        self.pieces: tuple[str, ...] = tuple(piece.decode("utf-8", errors="replace") for piece in pieces)
         self._found: dict[tuple[str, tuple[str, ...]], list[tuple[int, str]]] = {}
 
     def starts(self, rest_of_lead: str, answers: tuple[str, ...]) -> list[tuple[int, str]]:
@@ -48,20 +41,18 @@ class Vocabulary:
 
 
 class AnswerReader:
-    """A llama.cpp logits processor that records the answers' probabilities at each answer of one reply."""
+    """Records the answers' probabilities at each answer of one reply."""
 
-    def __init__(self, llama: Llama, vocabulary: Vocabulary, question: VerdictQuestion) -> None:
-        self._llama = llama
+    def __init__(self, detokenize: Callable[[Sequence[int]], str], vocabulary: Vocabulary,
+                 question: VerdictQuestion) -> None:
+        self._detokenize = detokenize
         self._vocabulary = vocabulary
         self._spot = AnswerSpot(question)
-        self._prompt: int | None = None
         self._readings: dict[int, dict[str, float]] = {}
 
-    def __call__(self, input_ids: Any, scores: Any) -> Any:
-        if self._prompt is None:
-            self._prompt = len(input_ids)
-        generated = [int(token) for token in input_ids[self._prompt:]]
-        text = self._llama.detokenize(generated).decode("utf-8", errors="replace") if generated else ""
+    def observe(self, generated: Sequence[int], scores: Any) -> None:
+        """See the raw logits (``scores``) of the step after the reply's tokens so far (``generated``)."""
+        text = self._detokenize(generated) if generated else ""
         spot = self._spot.at(text)
         if spot is not None:
             rest, offset = spot
@@ -70,7 +61,6 @@ class AnswerReader:
                                   for token, answer in self._vocabulary.starts(rest, answers)), answers)
             if probs is not None:
                 self._readings[offset] = probs
-        return scores
 
     def answer_probs(self, reply: str) -> tuple[dict[str, float], ...]:
         """The readings at the answers the reply holds (in order), for the reply as generated; an empty dict

@@ -1,4 +1,4 @@
-"""Loading llama.cpp models and grammars. Imports ``llama_cpp``, so it is imported only when a local model runs."""
+"""Loading llama.cpp models, and its log. Imports ``llama_cpp``, so it is imported only when a local model runs."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ from pathlib import Path
 
 import llama_cpp
 from llama_cpp import Llama
-from llama_cpp.llama_grammar import LlamaGrammar
 
 from playeval.models.errors import ModelError
 
@@ -96,14 +95,3 @@ def load_llama(path: Path, *, n_ctx: int, n_threads: int, seed: int, extra_buffe
         )
     except ValueError as exc:
         raise ModelError(f"{path.name}: llama.cpp could not load the model: {exc}") from exc
-
-
-def parse_grammar(llama: Llama, text: str) -> LlamaGrammar:
-    """A grammar llama.cpp has checked; an invalid one raises ``ModelError`` instead of crashing the sampler."""
-    vocab = llama_cpp.llama_model_get_vocab(llama.model)
-    sampler = llama_cpp.llama_sampler_init_grammar(vocab, text.encode("utf-8"), b"root")
-    if not sampler:
-        first_line = text.strip().splitlines()[0] if text.strip() else ""
-        raise ModelError(f"invalid GBNF grammar (root rule 'root'): {first_line[:120]}")
-    llama_cpp.llama_sampler_free(sampler)
-    return LlamaGrammar.from_string(text, verbose=False)

@@ -13,21 +13,22 @@ import asyncio
 import importlib.util
 import os
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING
 
 from playeval.models.catalog import LOCAL_MODELS
 from playeval.models.errors import MissingWeights, ModelError, UnknownModel
 from playeval.models.grammar import constraint_grammar
-from playeval.models.providers.llama_answers import AnswerReader, Vocabulary
-from playeval.models.providers.llama_contexts import LlamaContexts
 from playeval.models.transcript import TURN_MARKERS, render_transcript
 from playeval.models.types import ModelRequest, ProviderResult
 from playeval.models.weights import check_weights, default_model_dir, download_from_hub, resolve_weights
 
 if TYPE_CHECKING:
-    from llama_cpp import Llama
+    from playeval.models.providers.llama_answers import Vocabulary
+    from playeval.models.providers.llama_engine import Job, ModelEngine
+    from playeval.models.providers.llama_scheduler import Scheduler
 
 
 @dataclass(frozen=True)
@@ -52,15 +53,32 @@ def default_threads() -> int:
         return os.cpu_count() or 2
 
 
+def batch_group() -> int:
+    """How many conversations one generation step decodes together: ``PLAYEVAL_LOCAL_BATCH``, else 1 (see
+    ``llama_scheduler`` for why batching is off by default)."""
+    raw = os.environ.get("PLAYEVAL_LOCAL_BATCH", "").strip()
+    if not raw:
+        return 1
+    if not raw.isdigit() or not 1 <= int(raw) <= 7:
+        raise ValueError(f"PLAYEVAL_LOCAL_BATCH must be a whole number from 1 to 7, not {raw!r}")
+    return int(raw)
+
+
 def _one_line(exc: BaseException) -> str:
     return " ".join(str(exc).split())[:300]
 
 
 class LocalProvider:
-    """llama.cpp in this process. One call at a time: the machine's cores are all given to it."""
+    """llama.cpp in this process: one copy of each model's weights, a sequence per conversation, one thread.
+
+    Up to ``max_concurrency`` calls are taken at once; their prompts are evaluated in turn and their replies
+    generated together (``llama_scheduler``). ``kv_mb`` is each model's budget for its conversations' caches (it
+    sets how many sequences its context has, at ``n_ctx`` tokens each); conversations beyond that wait in memory,
+    up to ``saved_mb`` per model.
+    """
 
     name = "local"
-    max_concurrency = 1
+    max_concurrency = 8
 
     def __init__(
         self,
@@ -68,7 +86,8 @@ class LocalProvider:
         model_dir: Path | None = None,
         n_ctx: int = 4096,
         n_threads: int | None = None,
-        contexts_per_model: int = 3,
+        kv_mb: int = 512,
+        saved_mb: int = 1024,
         seed: int = 1,
         extra_buffers: bool | None = None,
     ) -> None:
@@ -80,14 +99,17 @@ class LocalProvider:
         """
         self._model_dir = model_dir if model_dir is not None else default_model_dir()
         self._n_ctx = n_ctx
-        self._n_threads = n_threads if n_threads is not None else default_threads()
+        self._n_threads = n_threads
+        self._kv_bytes = kv_mb << 20
+        self._saved_bytes = saved_mb << 20
         self._seed = seed
         self._extra_buffers = extra_buffers
         self._targets: dict[str, LocalTarget] = {}
         self._resolve_lock = threading.Lock()
-        self._contexts = LlamaContexts(self._load, per_model=contexts_per_model)
+        self._engines: dict[Path, ModelEngine] = {}
         self._vocabularies: dict[Path, Vocabulary] = {}
-        self._vocabulary_lock = threading.Lock()
+        self._engine_lock = threading.Lock()
+        self._scheduler: Scheduler | None = None
 
     @property
     def model_dir(self) -> Path:
@@ -125,10 +147,42 @@ class LocalProvider:
     async def generate(self, model_name: str, request: ModelRequest) -> ProviderResult:
         self.check_model(model_name)
         target = await asyncio.to_thread(self.resolve, model_name)
-        return await asyncio.to_thread(self._run, model_name, target, request)
+        try:
+            engine = await asyncio.to_thread(self._engine, target.path)
+            job = await asyncio.to_thread(self._job, engine, target, request)
+            future = self._schedule().submit(engine, job)
+            try:
+                outcome = await asyncio.wrap_future(future)
+            except asyncio.CancelledError:
+                job.abandoned = True  # the thread stops generating it at its next token
+                raise
+        except ModelError as exc:
+            raise ModelError(f"local/{model_name}: {exc}") from exc
+        return ProviderResult(
+            text=outcome.text.strip(),
+            answer_probs=job.reader.answer_probs(outcome.text) if job.reader is not None else (),
+            prompt_tokens=outcome.prompt_tokens,
+            completion_tokens=outcome.completion_tokens,
+            output_path="grammar" if job.grammar is not None else None,
+            prompt_evaluated=outcome.evaluated,
+            prompt_needed=outcome.needed,
+            prompt_s=outcome.prompt_s,
+            generation_s=outcome.generation_s,
+        )
 
     async def aclose(self) -> None:
-        await asyncio.to_thread(self._contexts.close)
+        await asyncio.to_thread(self._close)
+
+    def _close(self) -> None:
+        with self._engine_lock:
+            scheduler, self._scheduler = self._scheduler, None
+            engines = list(self._engines.values())
+            self._engines.clear()
+        if scheduler is not None:
+            scheduler.close()
+        for engine in engines:
+            engine.close()
+            engine.model.close()
 
     def resolve(self, model_name: str) -> LocalTarget:
         """The GGUF file behind ``local/<model_name>``, joining packaged parts on first use."""
@@ -150,89 +204,80 @@ class LocalProvider:
             raise ModelError(f"local/{model_name}: no such GGUF file")
         return LocalTarget(path, chat=True)
 
-    def _load(self, path: Path) -> Llama:
+    def _schedule(self) -> Scheduler:
+        from playeval.models.providers.llama_scheduler import Scheduler
+
+        with self._engine_lock:
+            if self._scheduler is None:
+                self._scheduler = Scheduler(group=batch_group())
+            return self._scheduler
+
+    def _engine(self, path: Path) -> ModelEngine:
+        """The engine of the model at ``path``, loading it on first use (one copy of the weights)."""
+        with self._engine_lock:
+            engine = self._engines.get(path)
+            if engine is None:
+                engine = self._engines[path] = self._load(path)
+            return engine
+
+    def _load(self, path: Path) -> ModelEngine:
         try:
-            from playeval.models.providers.llama_loader import load_llama, use_extra_buffers
+            from playeval.models.providers.llama_engine import ModelEngine
+            from playeval.models.providers.llama_loader import use_extra_buffers
+            from playeval.models.providers.llama_native import ContextShape, NativeModel
         except ImportError as exc:
             raise ModelError(
                 f"local models need llama-cpp-python ({_one_line(exc)}): pip install llama-cpp-python"
             ) from exc
-        return load_llama(
-            path,
-            n_ctx=self._n_ctx,
-            n_threads=self._n_threads,
-            seed=self._seed,
-            extra_buffers=use_extra_buffers(self._extra_buffers),
-        )
+        model = NativeModel(path, extra_buffers=use_extra_buffers(self._extra_buffers))
+        cells = min(self._n_ctx, model.n_ctx_train) if model.n_ctx_train > 0 else self._n_ctx
+        sequences = max(2, min(16, self._kv_bytes // max(1, model.kv_bytes_per_token * cells)))
+        threads = self._n_threads if self._n_threads is not None else default_threads()
+        try:
+            return ModelEngine(model, ContextShape(sequences=sequences, cells_per_sequence=cells), threads=threads,
+                               saved_bytes=self._saved_bytes)
+        except BaseException:
+            model.close()
+            raise
 
-    def _run(self, model_name: str, target: LocalTarget, request: ModelRequest) -> ProviderResult:
-        while True:
-            slot = self._contexts.acquire(target.path, request.affinity)
-            with slot.lock:
-                if slot.closed:  # evicted between acquire and lock; take a fresh one
-                    continue
-                try:
-                    return self._complete(slot.llama, target, request)
-                except ValueError as exc:  # llama-cpp-python's way to say "prompt too long" and the like
-                    raise ModelError(f"local/{model_name}: {_one_line(exc)}") from exc
+    def _vocabulary(self, engine: ModelEngine) -> Vocabulary:
+        """The token texts of a model, read once for all its judges' requests."""
+        from playeval.models.providers.llama_answers import Vocabulary
 
-    def _vocabulary(self, llama: Llama, path: Path) -> Vocabulary:
-        """The token texts of the model at ``path``, read once for all its contexts."""
-        with self._vocabulary_lock:
-            found = self._vocabularies.get(path)
+        with self._engine_lock:
+            found = self._vocabularies.get(engine.model.path)
             if found is None:
-                found = self._vocabularies[path] = Vocabulary(llama)
+                found = self._vocabularies[engine.model.path] = Vocabulary(engine.model.pieces())
             return found
 
-    def _complete(self, llama: Llama, target: LocalTarget, request: ModelRequest) -> ProviderResult:
-        from playeval.models.providers.llama_loader import parse_grammar  # loaded with the model
+    def _job(self, engine: ModelEngine, target: LocalTarget, request: ModelRequest) -> Job:
+        """The request as the engine takes it: prompt tokens, sampler, stops, the answer reader of a judge."""
+        from playeval.models.providers.llama_answers import AnswerReader
+        from playeval.models.providers.llama_engine import Job
+        from playeval.models.providers.llama_sampling import TokenSampler
 
-        chat = target.chat
-
+        model = engine.model
         config = request.config
-        if config.temperature > 0:
-            # Sampling is reproducible only if the prompt's logits are: a context that reuses its cached prefix
-            # evaluates just the tail, in batches of another shape, and the logits differ in the last bits,
-            # enough to flip a sample at T=0.9 (the same seeded request gave two different stories). Greedy
-            # requests keep the reuse: their argmax does not move.
-            llama.reset()  # type: ignore[no-untyped-call]
-        grammar_text = constraint_grammar(request.constraint)
-        grammar = parse_grammar(llama, grammar_text) if grammar_text is not None else None
-        sampling: dict[str, Any] = {
-            "temperature": config.temperature,
-            "top_p": config.top_p,
-            "max_tokens": config.max_tokens,
-            "seed": config.seed,
-            "grammar": grammar,
-        }
+        if target.chat:
+            text, special = model.chat_prompt([{"role": m.role, "content": m.content} for m in request.messages])
+            prompt = model.tokenize(text, add_special=not special)
+            stops = tuple(config.stop)
+        else:
+            prompt = model.tokenize(render_transcript(request.messages))
+            stops = (*TURN_MARKERS, *config.stop)
+        grammar = constraint_grammar(request.constraint)
+        seed = config.seed if config.seed is not None else self._seed
+
+        def make_sampler() -> TokenSampler:
+            return TokenSampler(model, engine.candidates, temperature=config.temperature, top_p=config.top_p,
+                                seed=seed, grammar=grammar)
+
         reader = None
         if request.answers is not None:
-            from llama_cpp import LogitsProcessorList
+            def detokenize(tokens: Sequence[int]) -> str:
+                return b"".join(model.piece(token) for token in tokens).decode("utf-8", errors="replace")
 
-            reader = AnswerReader(llama, self._vocabulary(llama, target.path), request.answers)
-            sampling["logits_processor"] = LogitsProcessorList([reader])
-        if chat:
-            messages: list[Any] = [{"role": m.role, "content": m.content} for m in request.messages]
-            response = cast(
-                "dict[str, Any]",
-                llama.create_chat_completion(messages=messages, stop=list(config.stop), **sampling),
-            )
-            text = response["choices"][0]["message"].get("content") or ""
-        else:
-            response = cast(
-                "dict[str, Any]",
-                llama.create_completion(
-                    prompt=render_transcript(request.messages),
-                    stop=[*TURN_MARKERS, *config.stop],
-                    **sampling,
-                ),
-            )
-            text = response["choices"][0].get("text") or ""
-        usage = response.get("usage") or {}
-        return ProviderResult(
-            text=str(text).strip(),
-            answer_probs=reader.answer_probs(str(text)) if reader is not None else (),
-            prompt_tokens=int(usage.get("prompt_tokens", 0)),
-            completion_tokens=int(usage.get("completion_tokens", 0)),
-            output_path="grammar" if grammar is not None else None,
-        )
+            reader = AnswerReader(detokenize, self._vocabulary(engine), request.answers)
+        return Job(key=request.affinity or "", prompt=prompt, make_sampler=make_sampler,
+                   max_tokens=config.max_tokens, stops=stops, observe=reader.observe if reader is not None else None,
+                   reader=reader, grammar=grammar)
