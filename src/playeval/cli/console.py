@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
-from playeval.core.match import Outcome
+if TYPE_CHECKING:  # every command imports this module; the games' core is for the commands that use it
+    from playeval.core.match import Outcome
 
 
 def stdout() -> Console:
