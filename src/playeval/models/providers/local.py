@@ -40,17 +40,11 @@ class LocalTarget:
 
 
 def default_threads() -> int:
-    """``PLAYEVAL_THREADS`` when set (a busy machine runs llama.cpp faster on fewer threads than cores), else the
-    cores this process may use."""
-    raw = os.environ.get("PLAYEVAL_THREADS", "").strip()
-    if raw:
-        if not raw.isdigit() or int(raw) < 1:
-            raise ValueError(f"PLAYEVAL_THREADS must be a whole number of threads, at least 1, not {raw!r}")
-        return int(raw)
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 2
+    """``PLAYEVAL_THREADS`` when set, else the cores other processes leave free right now (at least 1): two
+    threads on two busy cores generated a quarter to half as fast as one (``free_cores``)."""
+    from playeval.models.providers.free_cores import choose_threads
+
+    return choose_threads()
 
 
 def batch_group() -> int:
