@@ -192,7 +192,7 @@ class NativeContext:
         size = llama_cpp.llama_state_seq_get_size(self.ptr, seq)
         buf = (ctypes.c_uint8 * size)()
         written = llama_cpp.llama_state_seq_get_data(self.ptr, buf, size, seq)
-        return bytes(buf[:written])
+        return ctypes.string_at(buf, written)
 
     def restore(self, seq: int, state: bytes) -> None:
         self.forget(seq)

@@ -80,7 +80,7 @@ class LocalProvider:
         model_dir: Path | None = None,
         n_ctx: int = 4096,
         n_threads: int | None = None,
-        kv_mb: int = 512,
+        kv_mb: int = 256,
         saved_mb: int = 1024,
         seed: int = 1,
         extra_buffers: bool | None = None,
