@@ -14,7 +14,8 @@ afterwards; its ``src`` first on ``PYTHONPATH``), then from this checkout, and p
 the change in %.
 
 ``--raw MODEL`` measures llama.cpp itself through its C API alone (no playeval code but the weights' path): one
-context, a short chat prompt decoded, then 64 tokens generated one at a time, greedily without a grammar and
+context, a short chat prompt decoded (once untimed first, to page the weights in), then 64 tokens generated one
+at a time, greedily without a grammar and
 with llama.cpp's grammar sampler in front of the greedy one (``root ::= [a-z ]{1,200}``, which does not force an
 early end); tokens per second of each, the reference playeval's own generation rate compares with.
 
@@ -366,12 +367,13 @@ def raw_speeds(path: Path, threads: int, tokens: int = RAW_TOKENS) -> list[RawSp
     vocab = ll.llama_model_get_vocab(model)
     try:
         prompt = _tokenize(ll, vocab, _chat_prompt(ll, model))
+        _generate(ll, context, vocab, prompt, 4, grammar=None)  # untimed: the weights paged in, the graphs built
         return [_generate(ll, context, vocab, prompt, tokens, grammar=None),
                 _generate(ll, context, vocab, prompt, tokens, grammar=RAW_GRAMMAR)]
     finally:
         ll.llama_free(context)
         ll.llama_model_free(model)
-        ll.llama_log_set(None, ctypes.c_void_p(0))  # llama.cpp's own log again: ``silent`` is freed on return
+        ll.llama_log_set(ll.llama_log_callback(), ctypes.c_void_p(0))  # NULL: llama.cpp's own log (``silent`` dies)
 
 
 def _chat_prompt(ll: ModuleType, model: object) -> bytes:
