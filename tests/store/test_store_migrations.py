@@ -20,7 +20,7 @@ TABLES = {"runs", "matches", "seats", "match_roles", "events", "model_calls", "r
 
 def test_fresh_database_reaches_head(db_url: str) -> None:
     with Store.open(db_url) as store, store.engine.connect() as connection:
-        assert current_revision(connection) == head_revision() == "0005"
+        assert current_revision(connection) == head_revision() == "0006"
         assert set(inspect(connection).get_table_names()) == TABLES
 
 
@@ -99,7 +99,7 @@ def test_0005_upgrade_keeps_matches_and_downgrade_returns_interrupted_to_running
             "INSERT INTO matches (id, game, level, seed, spec, status, created_at) "
             "VALUES ('m1', 'akinator', 1, 1, '{}', 'running', '2026-11-25 00:00:00')"))
     with Store.open(url) as store, store.engine.begin() as connection:
-        assert current_revision(connection) == "0005"
+        assert current_revision(connection) == head_revision()
         connection.execute(text("UPDATE matches SET status = 'interrupted', stop_reason = 'provider down'"))
         assert connection.execute(text("SELECT stop_reason FROM matches")).scalar_one() == "provider down"
         command.downgrade(alembic_config(connection), "0004")

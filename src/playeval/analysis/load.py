@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from playeval.analysis.outcomes import MatchRow
 from playeval.core.events import ReplyReceived, ReplyRejected
 from playeval.core.game import seat_evaluated
 from playeval.core.registry import GameRegistry
+from playeval.core.work import WorkTotals
 from playeval.store import CallRow, MatchRecord, Store
 
 
@@ -55,7 +56,8 @@ ALL_MODELS = "all models"
 class ModelCost:
     """What one model's calls in a run cost: every stored call of the run's matches (seats and roles alike,
     finished or not). ``cost_usd`` is ``None`` (unknown) when any call that reached the provider had no price;
-    calls served from the response cache cost nothing."""
+    calls served from the response cache cost nothing. ``work``: what the backend reported computing, summed
+    over the calls that reported it (a local model's; none for a cache hit or a remote API)."""
 
     model: str
     calls: int
@@ -64,6 +66,7 @@ class ModelCost:
     completion_tokens: int
     cost_usd: float | None
     unpriced_calls: int
+    work: WorkTotals = field(default_factory=WorkTotals)
 
 
 def _cost_of(model: str, calls: list[CallRow]) -> ModelCost:
@@ -76,6 +79,7 @@ def _cost_of(model: str, calls: list[CallRow]) -> ModelCost:
         completion_tokens=sum(call.completion_tokens for call in calls),
         cost_usd=None if unpriced else sum(call.cost_usd or 0.0 for call in calls),
         unpriced_calls=unpriced,
+        work=sum((call.work for call in calls), WorkTotals()),
     )
 
 
@@ -96,7 +100,7 @@ def run_costs(store: Store, run_id: str) -> list[ModelCost]:
     rows = [ModelCost(model=totals.model, calls=totals.calls, cached_calls=totals.cached_calls,
                       prompt_tokens=totals.prompt_tokens, completion_tokens=totals.completion_tokens,
                       cost_usd=None if totals.unpriced_calls else totals.priced_cost_usd,
-                      unpriced_calls=totals.unpriced_calls)
+                      unpriced_calls=totals.unpriced_calls, work=totals.work)
             for totals in store.call_totals(run_id)]
     if not rows:
         return []
@@ -106,5 +110,5 @@ def run_costs(store: Store, run_id: str) -> list[ModelCost]:
                       prompt_tokens=sum(row.prompt_tokens for row in rows),
                       completion_tokens=sum(row.completion_tokens for row in rows),
                       cost_usd=None if unpriced else sum(row.cost_usd or 0.0 for row in rows),
-                      unpriced_calls=unpriced)
+                      unpriced_calls=unpriced, work=sum((row.work for row in rows), WorkTotals()))
     return [*rows, total]

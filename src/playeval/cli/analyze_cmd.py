@@ -37,6 +37,7 @@ from playeval.analysis import (
     summarize_procedural,
 )
 from playeval.analysis.judge_agreement import RunAgreement, run_agreement
+from playeval.analysis.load import run_costs
 from playeval.analysis.ratings import SeatResult, elo_intervals, order_check
 from playeval.analysis.rule_games import PASSING, rule_game_rows
 from playeval.analysis.sides import (
@@ -54,6 +55,7 @@ from playeval.analysis.tied_rankings import PERMUTATIONS, Ranking
 from playeval.cli.console import db_option, fail, print_table, stderr, stdout
 from playeval.cli.judge_cmd import register_judge
 from playeval.cli.team_tables import TeamCommands
+from playeval.cli.usage_tables import print_usage
 from playeval.core.game import Game
 from playeval.core.info import TeamAnalysis
 from playeval.core.registry import GameRegistry, default_registry
@@ -444,6 +446,17 @@ def stability_cmd(
 
 
 analyze_app.command("stability")(stability_cmd)
+
+
+@analyze_app.command("usage")
+def usage_cmd(run_id: str = typer.Argument(None, help="Run id (default: the latest run)."),
+              db: str | None = db_option()) -> None:
+    """Where a run's model time went, per model: prompt tokens sent, evaluated and needed (what a perfect prefix
+    cache would have computed), seconds of prompt and of generation, and tokens per second."""
+    with Store.open(db, write=False) as store:
+        print_usage(run_costs(store, require_run(store, run_id)))
+
+
 register_judge(analyze_app)
 
 

@@ -16,6 +16,7 @@ from playeval.analysis.verdict_accuracy import verdict_rows, verdict_tables
 from playeval.analysis.verdict_sources import run_verdict_sources, verdict_lines
 from playeval.cli.console import db_option, print_table, stdout
 from playeval.cli.team_tables import print_counts, print_result_table
+from playeval.cli.usage_tables import WORK_COLUMNS, WORK_NOTE, work_cells
 from playeval.core.baselines import is_baseline
 from playeval.core.registry import default_registry
 from playeval.engine import interruption_lines, require_run
@@ -141,18 +142,21 @@ def print_check_chance(store: Store, run_id: str) -> None:
 
 
 def print_costs(costs: list[ModelCost]) -> None:
-    """Tokens and cost per model over every call of the run (judges' and unfinished matches' too), and in all."""
+    """Tokens, cost and the local backend's work per model over every call of the run (judges' and unfinished
+    matches' too), and in all."""
     if not costs:
         return
     table = Table(title="cost: every model call of the run", box=box.SIMPLE_HEAD, padding=(0, 1))
     table.add_column("model", no_wrap=True)
-    for column in ("calls", "cached", "tokens in", "tokens out", "cost"):
+    for column in ("calls", "cached", "tokens in", "tokens out", "cost", *WORK_COLUMNS):
         table.add_column(column, justify="right", no_wrap=True)
     for row in costs:
         table.add_row(row.model, str(row.calls), str(row.cached_calls), f"{row.prompt_tokens:,}",
-                      f"{row.completion_tokens:,}", format_usd(row.cost_usd))
+                      f"{row.completion_tokens:,}", format_usd(row.cost_usd), *work_cells(row.work))
     console = stdout()
     print_table(console, table)
+    if costs[-1].work.reported:
+        console.print(WORK_NOTE, markup=False)
     unpriced = costs[-1].unpriced_calls
     note = ("cost: from the price table (USD per million tokens; override in $PLAYEVAL_PRICES or "
             "~/.config/playeval/prices.toml); cached calls cost nothing")

@@ -88,6 +88,7 @@ from playeval.core.messages import Message
 from playeval.core.panel import FormAction, FormField, MoveForm, Panel, PanelCounter, PanelList
 from playeval.core.registry import GameRegistry, default_registry
 from playeval.core.scripted import AskOrigin, MatchContext
+from playeval.core.work import WorkTotals
 
 __all__ = [
     "BASELINE_PROVIDER",
@@ -160,6 +161,7 @@ __all__ = [
     "TeamElo",
     "TeamGame",
     "TeamInfo",
+    "WorkTotals",
     "ask_rng",
     "baseline_address",
     "baseline_name",

@@ -6,6 +6,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from playeval.core.messages import Message, assistant, user
 from playeval.core.verdicts import VerdictQuestion, VerdictRecord
+from playeval.core.work import WorkTotals
 
 
 class OutputConstraint(BaseModel):
@@ -91,6 +92,23 @@ class CallRecord(BaseModel):
     output_path: str | None = None
     """How the reply's format was enforced: ``grammar``, ``json_schema``, ``llama_grammar``, ``guided`` or
     ``parse``; ``None`` when the request carried no constraint."""
+    prompt_evaluated: int | None = None
+    """Prompt tokens the backend computed (a reused cached prefix is not); ``None`` for a cached call and from a
+    provider that cannot tell."""
+    prompt_needed: int | None = None
+    """Prompt tokens a perfect prefix cache would have computed (the prompt minus its longest common prefix with
+    an earlier prompt and reply of the same model); ``None`` when not reported."""
+    prompt_s: float | None = None
+    """Seconds spent evaluating the prompt; ``None`` when not reported."""
+    generation_s: float | None = None
+    """Seconds spent generating the reply; ``None`` when not reported."""
+
+    @property
+    def work(self) -> WorkTotals:
+        """The call's work figures, to sum with others'."""
+        return WorkTotals.of(prompt_evaluated=self.prompt_evaluated, prompt_needed=self.prompt_needed,
+                             prompt_s=self.prompt_s, generation_s=self.generation_s,
+                             completion_tokens=self.completion_tokens)
 
 
 class Reply(BaseModel):

@@ -37,6 +37,12 @@ class CacheEntry(BaseModel):
     """How the provider enforced the request's constraint (``ProviderResult.output_path``)."""
     answer_probs: tuple[dict[str, float], ...] = ()
     """The answers' probabilities (``ProviderResult.answer_probs``)."""
+    prompt_evaluated: int | None = None
+    """What the original call computed (``ProviderResult.prompt_evaluated`` and the three below), kept as a
+    record of it; a hit hands none of them on, since serving it computes nothing (``Model.generate``)."""
+    prompt_needed: int | None = None
+    prompt_s: float | None = None
+    generation_s: float | None = None
 
 
 def default_cache_path() -> Path:

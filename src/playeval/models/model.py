@@ -10,6 +10,7 @@ import time
 from collections.abc import Awaitable, Callable
 
 from playeval.core.ask import CallRecord
+from playeval.core.work import WorkTotals
 from playeval.models.backoff import Backoff
 from playeval.models.cache import CacheEntry, ResponseCache, request_key
 from playeval.models.errors import ModelError, TransientModelError
@@ -151,6 +152,10 @@ class Model:
                 attempts=attempts,
                 output_path=result.output_path,
                 answer_probs=result.answer_probs,
+                prompt_evaluated=result.prompt_evaluated,
+                prompt_needed=result.prompt_needed,
+                prompt_s=result.prompt_s,
+                generation_s=result.generation_s,
             )
             await asyncio.to_thread(self._cache.put, key, entry)
         self._count(cached=False, result=result, latency=latency)
@@ -170,6 +175,11 @@ class Model:
             cost_usd=0.0 if cached else self._cost(result),
             output_path=result.output_path,
             answer_probs=result.answer_probs,
+            # A cache hit computed nothing: the entry's figures are the original call's work, not this one's.
+            prompt_evaluated=None if cached else result.prompt_evaluated,
+            prompt_needed=None if cached else result.prompt_needed,
+            prompt_s=None if cached else result.prompt_s,
+            generation_s=None if cached else result.generation_s,
         )
 
     def _cost(self, result: ProviderResult | CacheEntry) -> float | None:
@@ -241,6 +251,10 @@ class Model:
                 "prompt_tokens": u.prompt_tokens + result.prompt_tokens,
                 "completion_tokens": u.completion_tokens + result.completion_tokens,
                 "latency_s": u.latency_s + latency,
+                "work": u.work + WorkTotals.of(
+                    prompt_evaluated=result.prompt_evaluated, prompt_needed=result.prompt_needed,
+                    prompt_s=result.prompt_s, generation_s=result.generation_s,
+                    completion_tokens=result.completion_tokens),
             }
         )
 
@@ -268,4 +282,8 @@ def to_call_record(response: ModelResponse) -> CallRecord:
         attempts=response.attempts,
         cost_usd=response.cost_usd,
         output_path=response.output_path,
+        prompt_evaluated=response.prompt_evaluated,
+        prompt_needed=response.prompt_needed,
+        prompt_s=response.prompt_s,
+        generation_s=response.generation_s,
     )

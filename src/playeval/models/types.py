@@ -64,9 +64,16 @@ class ProviderResult(BaseModel):
     """For a request with ``answers``: per answer in the reply, in order, the probability of each allowed answer
     (an empty dict where the provider could not read them); empty when the provider gives none."""
     prompt_evaluated: int | None = None
+    """Prompt tokens the backend actually computed (a prefix it reused from its cache is not); ``None`` from a
+    provider that cannot tell (a remote API)."""
     prompt_needed: int | None = None
+    """Prompt tokens a perfect prefix cache would have computed: the prompt minus its longest common prefix with
+    any earlier prompt and reply of the same model. Beside ``prompt_evaluated`` it shows the reuse a backend
+    missed; ``None`` when the provider does not track it."""
     prompt_s: float | None = None
+    """Seconds the backend spent evaluating the prompt (``None`` when it cannot tell)."""
     generation_s: float | None = None
+    """Seconds the backend spent generating the reply (``None`` when it cannot tell)."""
 
 
 class ModelResponse(BaseModel):
@@ -85,6 +92,12 @@ class ModelResponse(BaseModel):
     cost_usd: float | None = None
     output_path: str | None = None
     answer_probs: tuple[dict[str, float], ...] = ()
+    prompt_evaluated: int | None = None
+    """The work figures of ``ProviderResult``; ``None`` for a cache hit (nothing was computed) and from a
+    provider that does not report them."""
+    prompt_needed: int | None = None
+    prompt_s: float | None = None
+    generation_s: float | None = None
 
 
 class Provider(Protocol):

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict
 
+from playeval.core.work import WorkTotals
+
 
 class Usage(BaseModel):
     """Totals over the calls made through one ``Model``.
@@ -11,7 +13,10 @@ class Usage(BaseModel):
     ``calls`` counts successful ``generate`` calls, of which ``cached_calls``
     came from the response cache. Tokens and ``latency_s`` count only calls
     that reached the provider (what was actually spent); ``attempts`` counts
-    every provider call, retries included.
+    every provider call, retries included. ``work`` sums what the backend
+    reported computing for the fresh calls (prompt tokens evaluated and
+    needed, seconds of prompt and of generation), over the calls that
+    reported it, with how many did (``work.calls``).
     """
 
     model_config = ConfigDict(frozen=True)
@@ -23,6 +28,7 @@ class Usage(BaseModel):
     prompt_tokens: int = 0
     completion_tokens: int = 0
     latency_s: float = 0.0
+    work: WorkTotals = WorkTotals()
 
     def __add__(self, other: Usage) -> Usage:
         return Usage(
@@ -33,4 +39,5 @@ class Usage(BaseModel):
             prompt_tokens=self.prompt_tokens + other.prompt_tokens,
             completion_tokens=self.completion_tokens + other.completion_tokens,
             latency_s=self.latency_s + other.latency_s,
+            work=self.work + other.work,
         )

@@ -138,6 +138,10 @@ def call_values(match_id: str | None, seat: str | None, role: str | None, call: 
         "created_at": when,
         "cost_usd": call.cost_usd,
         "output_path": call.output_path,
+        "prompt_evaluated": call.prompt_evaluated,
+        "prompt_needed": call.prompt_needed,
+        "prompt_s": call.prompt_s,
+        "generation_s": call.generation_s,
     }
 
 

@@ -102,4 +102,8 @@ def call_row(row: ModelCallRow) -> CallRow:
         created_at=row.created_at,
         cost_usd=row.cost_usd,
         output_path=row.output_path,
+        prompt_evaluated=row.prompt_evaluated,
+        prompt_needed=row.prompt_needed,
+        prompt_s=row.prompt_s,
+        generation_s=row.generation_s,
     )

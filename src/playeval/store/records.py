@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from playeval.core.ask import CallRecord
 from playeval.core.events import Event, RoleAssignment, SeatAssignment
 from playeval.core.match import MatchSpec, Outcome
+from playeval.core.work import WorkTotals
 
 RunStatus = Literal["running", "finished", "interrupted"]
 RetroOutputKind = str
@@ -68,7 +69,7 @@ class EventRecord(BaseModel):
 
 class CallTotals(BaseModel):
     """One model's stored calls in a run, summed: ``priced_cost_usd`` over the calls with a price, and how many
-    fresh (not cached) calls had none."""
+    fresh (not cached) calls had none; ``work``: the work figures of the calls that reported them."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -79,6 +80,7 @@ class CallTotals(BaseModel):
     completion_tokens: int
     priced_cost_usd: float
     unpriced_calls: int
+    work: WorkTotals = WorkTotals()
 
 
 class CallRow(CallRecord):

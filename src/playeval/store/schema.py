@@ -197,6 +197,14 @@ class ModelCallRow(Base):
     output_path: Mapped[str | None] = mapped_column(String(16))
     """How the reply's format was enforced (``grammar``, ``json_schema``, ``llama_grammar``, ``guided``,
     ``parse``); NULL when no constraint was asked for."""
+    prompt_evaluated: Mapped[int | None] = mapped_column(Integer)
+    """Prompt tokens the backend evaluated; NULL for a cached call, a provider that cannot tell, or before 0006."""
+    prompt_needed: Mapped[int | None] = mapped_column(Integer)
+    """Prompt tokens a perfect prefix cache would have evaluated; NULL as ``prompt_evaluated``."""
+    prompt_s: Mapped[float | None] = mapped_column(Double)
+    """Seconds of prompt evaluation; NULL as ``prompt_evaluated``."""
+    generation_s: Mapped[float | None] = mapped_column(Double)
+    """Seconds of generation; NULL as ``prompt_evaluated``."""
 
 
 metadata: MetaData = Base.metadata

@@ -17,7 +17,7 @@ from types import TracebackType
 from typing import Any, Self, get_args
 
 from pydantic import TypeAdapter
-from sqlalchemy import case, func, insert, select, update
+from sqlalchemy import case, func, insert, or_, select, update
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
@@ -27,6 +27,7 @@ from playeval.core.attempt import Attempt
 from playeval.core.errors import NotFoundError
 from playeval.core.events import Event, MatchEnded, MatchStarted, RoleAssignment, SeatAssignment
 from playeval.core.match import MatchSpec, Outcome
+from playeval.core.work import WorkTotals
 from playeval.store._arena import ArenaTables
 from playeval.store._direct import core, insert_match, markers
 from playeval.store._import import RunImports
@@ -60,6 +61,15 @@ RUN_ID_BYTES = 6
 MATCH_ID_BYTES = 8
 
 _CONFIG_ADAPTER: TypeAdapter[dict[str, Any]] = TypeAdapter(dict[str, Any])
+
+
+def _int(value: Any) -> int | None:
+    """A SQL sum as an ``int`` (PostgreSQL sums integers as ``numeric``), NULL as ``None``."""
+    return None if value is None else int(value)
+
+
+def _float(value: Any) -> float | None:
+    return None if value is None else float(value)
 
 
 class Store(ArenaTables, RetroTables, RunImports):
@@ -461,24 +471,34 @@ class Store(ArenaTables, RetroTables, RunImports):
             return [call_row(row) for row in rows]
 
     def call_totals(self, run_id: str) -> list[CallTotals]:
-        """Per model, in the order of its first call: the counts, tokens and known cost of every stored call of
-        the run's matches (one aggregate query, however many matches)."""
-        fresh_unpriced = case((ModelCallRow.cost_usd.is_(None) & ~ModelCallRow.cached, 1), else_=0)
+        """Per model, in the order of its first call: the counts, tokens, known cost and reported work of every
+        stored call of the run's matches (one aggregate query, however many matches). A work figure's SQL ``SUM``
+        skips the calls that did not report it and is NULL (``None``) when none did."""
+        call = ModelCallRow
+        fresh_unpriced = case((call.cost_usd.is_(None) & ~call.cached, 1), else_=0)
+        figures = (call.prompt_evaluated, call.prompt_needed, call.prompt_s, call.generation_s)
+        reported = case((or_(*(figure.is_not(None) for figure in figures)), 1), else_=0)
+        generated = case((call.generation_s.is_not(None), call.completion_tokens), else_=0)
         with self._read() as session:
             get_run(session, run_id)
             rows = session.execute(
-                select(ModelCallRow.model, func.count(), func.sum(case((ModelCallRow.cached, 1), else_=0)),
-                       func.sum(ModelCallRow.prompt_tokens), func.sum(ModelCallRow.completion_tokens),
-                       func.sum(ModelCallRow.cost_usd), func.sum(fresh_unpriced))
-                .join(MatchRow, MatchRow.id == ModelCallRow.match_id)
+                select(call.model, func.count(), func.sum(case((call.cached, 1), else_=0)),
+                       func.sum(call.prompt_tokens), func.sum(call.completion_tokens),
+                       func.sum(call.cost_usd), func.sum(fresh_unpriced), func.sum(reported),
+                       *(func.sum(figure) for figure in figures), func.sum(generated))
+                .join(MatchRow, MatchRow.id == call.match_id)
                 .where(MatchRow.run_id == run_id)
-                .group_by(ModelCallRow.model)
-                .order_by(func.min(ModelCallRow.id))
+                .group_by(call.model)
+                .order_by(func.min(call.id))
             ).all()
         return [CallTotals(model=model, calls=int(calls), cached_calls=int(cached or 0),
                            prompt_tokens=int(prompt or 0), completion_tokens=int(completion or 0),
-                           priced_cost_usd=float(cost or 0.0), unpriced_calls=int(unpriced or 0))
-                for model, calls, cached, prompt, completion, cost, unpriced in rows]
+                           priced_cost_usd=float(cost or 0.0), unpriced_calls=int(unpriced or 0),
+                           work=WorkTotals(calls=int(worked or 0), prompt_evaluated=_int(evaluated),
+                                           prompt_needed=_int(needed), prompt_s=_float(prompt_s),
+                                           generation_s=_float(generation_s), generated_tokens=int(tokens or 0)))
+                for (model, calls, cached, prompt, completion, cost, unpriced, worked, evaluated, needed, prompt_s,
+                     generation_s, tokens) in rows]
 
     # -- interrupted matches ----------------------------------------------------
 
