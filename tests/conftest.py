@@ -24,7 +24,8 @@ def _isolated_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PLAYEVAL_CALIBRATION_DIR", str(tmp_path / "calibrations"))  # never the user's own fits
     monkeypatch.delenv("PLAYEVAL_DB", raising=False)
     monkeypatch.setenv("PLAYEVAL_CHECKS", "1")  # the engine checks the games' contracts (a transcript only grows)
-    for key in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "OPENAI_BASE_URL", "PLAYEVAL_OPENAI_BASE_URL"):
+    for key in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "OPENAI_BASE_URL", "PLAYEVAL_OPENAI_BASE_URL",
+                "PLAYEVAL_OPENAI_CONCURRENCY"):
         monkeypatch.delenv(key, raising=False)
 
 

@@ -3,7 +3,11 @@
 The base URL comes from ``PLAYEVAL_OPENAI_BASE_URL`` or ``OPENAI_BASE_URL``,
 the key from ``OPENAI_API_KEY``. A server on another host than openai.com
 needs no key (a placeholder is sent). The client is built, and the key
-checked, at the first call.
+checked, at the first call. ``PLAYEVAL_OPENAI_CONCURRENCY`` (a whole number, at
+least 1; default 8) is how many calls may be in flight to the server at once,
+read when the provider is created: the hub sizes the provider's semaphore from
+it (``max_concurrency``), so a server that decodes N conversations together
+(llama.cpp's ``--parallel N``, vLLM's ``--max-num-seqs``) is sent up to N.
 
 A request's output constraint is sent to servers that enforce one (see
 ``openai_structured``): the server behind the base URL is identified once per
@@ -27,6 +31,7 @@ import asyncio
 import email.utils
 import json
 import os
+import re
 import time
 import urllib.error
 import urllib.request
@@ -55,6 +60,10 @@ if TYPE_CHECKING:
 
 BASE_URL_ENVS = ("PLAYEVAL_OPENAI_BASE_URL", "OPENAI_BASE_URL")
 KEY_ENV = "OPENAI_API_KEY"
+CONCURRENCY_ENV = "PLAYEVAL_OPENAI_CONCURRENCY"
+DEFAULT_CONCURRENCY = 8
+"""Calls in flight at once when ``PLAYEVAL_OPENAI_CONCURRENCY`` is unset: enough to keep a small server's slots
+busy without queueing a rate-limited API's requests behind one another for long."""
 PLACEHOLDER_KEY = "not-needed"
 OPENAI_BASE_URL = "https://api.openai.com/v1"
 PROBE_TIMEOUT_S = 5.0
@@ -72,6 +81,18 @@ def _base_url() -> str | None:
         if value:
             return value
     return None
+
+
+def concurrency(env: Mapping[str, str] | None = None) -> int:
+    """How many calls may be in flight to the server at once: ``PLAYEVAL_OPENAI_CONCURRENCY`` from ``env``
+    (default the process environment), else ``DEFAULT_CONCURRENCY``. Anything but a whole number of at least 1
+    is refused in one line, before any call."""
+    raw = (os.environ if env is None else env).get(CONCURRENCY_ENV, "").strip()
+    if not raw:
+        return DEFAULT_CONCURRENCY
+    if re.fullmatch(r"[0-9]+", raw) is None or int(raw) < 1:
+        raise ModelError(f"{CONCURRENCY_ENV} must be a whole number of calls in flight, at least 1, not {raw!r}")
+    return int(raw)
 
 
 def is_openai_host(base_url: str | None) -> bool:
@@ -123,9 +144,10 @@ def _get_json(url: str) -> object:
 
 class OpenAIProvider:
     name = "openai"
-    max_concurrency = 8
 
     def __init__(self) -> None:
+        self.max_concurrency = concurrency()
+        """Calls the hub lets through at once (its semaphore for this provider is sized from this)."""
         self._client: AsyncOpenAI | None = None
         self._official = True
         self._base: str = OPENAI_BASE_URL
