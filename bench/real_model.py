@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import ctypes
+import hashlib
 import os
 import shlex
 import sqlite3
@@ -112,6 +113,8 @@ class RunFigures:
     peak_rss_mb: float
     models: tuple[ModelFigures, ...] = field(default_factory=tuple)
     log: Path | None = None
+    transcript: str = ""
+    """A digest of the run's transcripts: every match's outcome and every call's prompt and reply, in order."""
 
     @property
     def total(self) -> ModelFigures:
@@ -146,6 +149,24 @@ def read_calls(db_path: Path) -> tuple[ModelFigures, ...]:
                      generated_tokens=int(tokens or 0))
         for model, calls, cached, call_s, prompt, completion, evaluated, needed, prompt_s, generation_s, tokens
         in rows)
+
+
+def transcript_digest(db_path: Path) -> str:
+    """SHA-256 over each match's game, level, seed, status and outcome and each of its calls' seat, role, model,
+    messages and reply, matches in plan order, calls in the order made: equal digests, byte-identical transcripts
+    (ids, times and token timings left out)."""
+    if not db_path.exists():
+        return ""
+    digest = hashlib.sha256()
+    with sqlite3.connect(f"file:{db_path}?mode=ro", uri=True) as connection:
+        for row in connection.execute("SELECT match_index, game, level, seed, status, outcome FROM matches "
+                                      "ORDER BY match_index"):
+            digest.update(repr(row).encode())
+        for row in connection.execute(
+                "SELECT m.match_index, c.seat, c.role, c.model, c.messages, c.raw_output FROM model_calls c "
+                "JOIN matches m ON m.id = c.match_id ORDER BY m.match_index, c.id"):
+            digest.update(repr(row).encode())
+    return digest.hexdigest()
 
 
 def command_argv(command: str, db_url: str) -> list[str]:
@@ -192,7 +213,8 @@ def run_command(command: str, src: Path, side: str, workdir: Path) -> RunFigures
         wall_s = time.perf_counter() - started
     child.returncode = os.waitstatus_to_exitcode(status)  # reaped here, not by Popen
     return RunFigures(command=command, side=side, exit_code=child.returncode, wall_s=wall_s,
-                      peak_rss_mb=usage.ru_maxrss / 1024, models=read_calls(db_path), log=log)
+                      peak_rss_mb=usage.ru_maxrss / 1024, models=read_calls(db_path), log=log,
+                      transcript=transcript_digest(db_path))
 
 
 @contextmanager
@@ -440,6 +462,16 @@ def _generate(lib: ModuleType, context: object, vocab: object, prompt: Any, toke
 # -- main ------------------------------------------------------------------------------------------------------
 
 
+def report_reruns(commands: Sequence[str], reruns: list[list[RunFigures]]) -> None:
+    """Each command's wall times over the reruns and whether every rerun's transcript digest was the same."""
+    for index, command in enumerate(commands):
+        runs = [rerun[index] for rerun in reruns]
+        digests = {run.transcript for run in runs}
+        same = "identical" if len(digests) == 1 and "" not in digests else "DIFFERENT"
+        walls = ", ".join(f"{run.wall_s:.1f}" for run in runs)
+        print(f"{command}: {len(runs)} runs, wall s {walls}; transcripts {same} ({sorted(digests)[0][:12]})")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -449,6 +481,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--models", help="the default commands (or --commands) with this --models value instead")
     parser.add_argument("--ref", metavar="GITREF", help="also run the commands from this git ref, first, and compare")
     parser.add_argument("--raw", metavar="MODEL", help="raw llama.cpp generation speed of this local model")
+    parser.add_argument("--repeat", type=int, default=1, metavar="N",
+                        help="run this checkout's commands N times and say whether the transcripts were identical")
     parser.add_argument("--threads", type=int, default=None,
                         help="llama.cpp threads for --raw (default: $PLAYEVAL_THREADS, else the cores)")
     args = parser.parse_args(argv)
@@ -472,9 +506,14 @@ def main(argv: list[str] | None = None) -> int:
                 print(format_compared(old, new))
                 print()
         else:
-            for result in run_all(commands, current_src, "this checkout"):
+            after = run_all(commands, current_src, "this checkout")
+            for result in after:
                 print(format_run(result))
                 print()
+        if args.repeat > 1:
+            reruns = [after, *(run_all(commands, current_src, f"this checkout, run {k + 1}")
+                               for k in range(1, args.repeat))]
+            report_reruns(commands, reruns)
         print("call s: the sum of the calls' latencies (model-call time); sent: prompt tokens of every call; "
               "evaluated / needed: prompt tokens the backend computed and what a perfect prefix cache would have "
               "(- where the playeval that ran recorded none); tok/s in: evaluated per prompt second; tok/s out: "
