@@ -2,7 +2,8 @@
 for it: the fixtures under tests/fixtures/declared were written by this module from the code before the analyses
 became declarations (``python tests/analysis/stored_outputs.py``), and test_declared_outputs.py plays the run
 again and compares. They were written again when the team tables' intervals moved from seats to matches (issue
-21): only the intervals, the n column (matches, seats beside) and the captions changed, no count or rate.
+21): only the intervals, the n column (matches, seats beside) and the captions changed, no count or rate. And
+when each Undercover seat's asks became one growing conversation (issue 22): only the calls' token counts changed.
 
 Normalised, because they change from one playing to the next: the run's and the matches' ids (random; a match's
 id becomes ``match-N`` in order of first mention), the report's creation time and the results' seconds per match

@@ -41,6 +41,7 @@ from playeval.core.game import (
     RetroPoint,
     RetroScore,
     TeamGame,
+    conversation_breaks_of,
     evaluated_seats,
     fold,
     panel_of,
@@ -58,6 +59,7 @@ from playeval.core.hidden import (
     unseen_part,
 )
 from playeval.core.info import (
+    ConversationBreak,
     Disclosure,
     GameOption,
     LevelInfo,
@@ -105,6 +107,7 @@ __all__ = [
     "BaselineInfo",
     "CallRecord",
     "ConfigError",
+    "ConversationBreak",
     "Disclosure",
     "Event",
     "FormAction",
@@ -169,6 +172,7 @@ __all__ = [
     "check_inputs",
     "check_options",
     "check_role_seat",
+    "conversation_breaks_of",
     "default_registry",
     "disclosed_to",
     "evaluated_seats",

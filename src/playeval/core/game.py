@@ -24,6 +24,7 @@ from playeval.core.errors import ConfigError
 from playeval.core.events import ActionApplied, Event, SeatAssignment, SeatEliminated
 from playeval.core.hidden import disclosed_to as disclosed_to  # its home before core.hidden
 from playeval.core.info import (
+    ConversationBreak,
     Disclosure,
     GameOption,
     LevelInfo,
@@ -71,6 +72,10 @@ class Game(Protocol, Generic[StateT]):
     measures (:class:`TeamGame`). ``None``: no team analysis."""
     plots: ClassVar[tuple[PlotKind, ...]]
     """The plots the report draws for this game, beside the win rates and the capability profile every game gets."""
+    conversation_breaks: ClassVar[tuple[ConversationBreak, ...]]
+    """The asks that do not continue their party's conversation on purpose, each with why (``ConversationBreak``):
+    every other ask of a seat or role begins with the messages of its previous ask and the reply accepted for it,
+    so a local model reads only what is new. Default: none."""
     reask_temperature: ClassVar[float | None]
     """``None`` (the default): an evaluated seat's re-ask keeps the run's temperature, so a greedy model's invalid
     move is measured as it is. A number: its re-asks are fresh, sampled tries at least this hot, for a game whose
@@ -190,6 +195,7 @@ class GameBase:
     metrics: ClassVar[tuple[MetricSpec, ...]] = ()
     ranking_skill: ClassVar[str | None] = None
     reask_temperature: ClassVar[float | None] = None
+    conversation_breaks: ClassVar[tuple[ConversationBreak, ...]] = ()
     score: ClassVar[ScoreInfo | None] = None
     teams: ClassVar[TeamAnalysis | None] = None
     plots: ClassVar[tuple[PlotKind, ...]] = ()
@@ -396,6 +402,13 @@ def split_sets_of(game: Game[Any]) -> tuple[str, str] | None:
     """The game's two disjoint secret sets for a held-out comparison (``Game.split_sets``), or ``None`` when it offers
     none, as a game written before they were (that does not derive from :class:`GameBase`) does."""
     declared: tuple[str, str] | None = getattr(game, "split_sets", None)
+    return declared
+
+
+def conversation_breaks_of(game: Game[Any]) -> tuple[ConversationBreak, ...]:
+    """The asks of ``game`` that do not continue their party's conversation (``Game.conversation_breaks``); none for
+    a game written before they were declared that does not derive from :class:`GameBase`."""
+    declared: tuple[ConversationBreak, ...] = getattr(game, "conversation_breaks", ())
     return declared
 
 

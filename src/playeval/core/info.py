@@ -62,6 +62,29 @@ class RoleInfo(_Info):
 PANEL_MARK = "#"
 
 
+class ConversationBreak(_Info):
+    """Asks of one seat or role that do not simply continue its conversation, on purpose, and why.
+
+    A party's asks in a match are one conversation: each ask's messages begin with the messages of the party's
+    previous ask and the reply accepted for it, so a local model keeps the conversation's context between calls
+    and reads only what is new (``ModelRequest.affinity``). A game lists the exceptions in its
+    ``conversation_breaks`` (tests/games/test_prefix_contract.py holds every game to the rule and reads them):
+
+    * a *fresh* break (``aside=False``): each such ask starts a new conversation (a judge asked about each guess
+      alone, shown none of its earlier verdicts);
+    * an *aside* (``aside=True``): the ask continues the conversation, but its exchange is left out of the later
+      asks, which go on from the ask before it (a check made in passing).
+
+    ``party`` is a seat or a role (a panel's members, ``judge#2``..., count as their role); ``kinds`` the kinds of
+    its asks the break covers (empty: all of them); ``reason`` says why the game shows them so.
+    """
+
+    party: str
+    kinds: tuple[str, ...] = ()
+    aside: bool = False
+    reason: str
+
+
 def panel_member(role: str, index: int) -> str:
     """The name of a role panel's member ``index`` (from 0): the role itself, then ``role#2``, ``role#3``, ..."""
     return role if index == 0 else f"{role}{PANEL_MARK}{index + 1}"

@@ -55,7 +55,16 @@ from typing import Any, ClassVar, Literal
 from playeval.core.ask import Ask, OutputConstraint
 from playeval.core.errors import ConfigError, FormatError, RuleViolation
 from playeval.core.game import GameBase, JudgeCase
-from playeval.core.info import Disclosure, GameOption, RoleInfo, Scalar, ScoreInfo, panel_member, panel_role
+from playeval.core.info import (
+    ConversationBreak,
+    Disclosure,
+    GameOption,
+    RoleInfo,
+    Scalar,
+    ScoreInfo,
+    panel_member,
+    panel_role,
+)
 from playeval.core.judge_cases import context_text
 from playeval.core.judge_panel import MemberVerdict, action_p_accept, panel_verdict
 from playeval.core.match import Action, MatchSpec, Outcome, SeatResult
@@ -191,6 +200,8 @@ class HeldOut:
 class More:
     turn: int
     count: int
+    left: int
+    """The examples that could still be shown when the move was asked for (its ask's note said so)."""
 
 
 @dataclass(frozen=True)
@@ -199,6 +210,8 @@ class Guess:
     text: str
     all_shown: bool
     """Every example had been shown when the guess was made: a refused guess then ends the game."""
+    left: int
+    """The examples that could still be shown when the guess was asked for (its ask's note said so)."""
     applied: tuple[str, ...] | None = None
     verdict: str | None = None
     reason: str | None = None
@@ -278,6 +291,16 @@ class GuessRuleGame(GameBase):
                  sees=("rule",), held=(REASON,), panel_option=JUDGES),)
     """The judge's reason (``data["reason"]``) is written with the rule in view: it is held back from every live
     view and revealed at the end (``core.held``; a panel member's too); the player reads the verdict only."""
+    conversation_breaks: ClassVar[tuple[ConversationBreak, ...]] = (
+        ConversationBreak(party=PLAYER, kinds=("apply",), aside=True,
+                          reason="the rule-application check is asked in passing after a guess, on the same "
+                                 "held-out items every time: its items and the player's answers stay out of the "
+                                 "later turns, so each check is made as blind as the first and the items never "
+                                 "become examples"),
+        ConversationBreak(party=JUDGE,
+                          reason="each guess is judged on its own: the judge is told the rule, what the player saw "
+                                 "and the guess, and none of its earlier verdicts, which would sway the next"),
+    )
     player_variants: ClassVar[tuple[str, ...]]
     judge_system: ClassVar[str]
     """What the judge is told about the game; ``JUDGE_FORMAT`` follows it."""
@@ -488,21 +511,42 @@ class GuessRuleGame(GameBase):
         return tuple(found)
 
     def conversation(self, state: GuessState) -> tuple[Message, ...]:
-        """The player's conversation: its system prompt and the first examples, then each move and its answer."""
+        """The player's conversation: its system prompt and the first examples, then each move and its answer.
+
+        Each user message that asked for a move ends with that turn's note (``TURN``: the turn and how many
+        examples are left), as the move's ask showed it, so the conversation only grows: a local model keeps its
+        context from one move to the next (the prefix contract, ``core.info.ConversationBreak``). A last user
+        message ends with the next move's note."""
         variant = self.player_variants[state.spec.variants.get(PLAYER, 0)]
         shown = min(int(state.spec.params["num_init_examples"]), state.total)
-        messages: list[Message] = [system(f"{variant}\n\n{MOVE_FORMAT}"),
-                                   user(self.examples(state.rule, 0, shown))]
+        messages: list[Message] = [system(f"{variant}\n\n{MOVE_FORMAT}")]
+        asking: str | None = self.examples(state.rule, 0, shown)  # the user text that asks for the next move
         for move in state.history:
+            if asking is not None:
+                messages.append(user(self._with_note(state, asking, move.turn, move.left)))
+            asking = None
             if isinstance(move, More):
                 messages.append(assistant(f"MORE: {move.count}"))
-                messages.append(user(self.examples(state.rule, shown, shown + move.count)))
+                asking = self.examples(state.rule, shown, shown + move.count)
                 shown += move.count
             else:
                 messages.append(assistant(f"GUESS: {move.text}"))
                 if move.verdict == "no":
-                    messages.append(user(WRONG.format(guess=move.text)))
+                    asking = WRONG.format(guess=move.text)
+        if asking is not None:
+            messages.append(user(self._with_note(state, asking, state.turns + 1, state.total - state.shown)))
         return tuple(messages)
+
+    @staticmethod
+    def _turn_note(state: GuessState, turn: int, left: int) -> str:
+        """What a move's ask says of its turn: the turn, the examples left, and a guess is due when none is."""
+        note = TURN.format(turn=turn, limit=state.limit, left=left)
+        return f"{note} {LAST_EXAMPLES}" if left == 0 else note
+
+    @classmethod
+    def _with_note(cls, state: GuessState, text: str, turn: int, left: int) -> str:
+        """``text``, which asks for the move of ``turn``, followed by the turn's note."""
+        return f"{text}\n\n{cls._turn_note(state, turn, left)}"
 
     def next_asks(self, state: GuessState) -> tuple[Ask, ...]:
         phase = state.phase()
@@ -522,13 +566,10 @@ class GuessRuleGame(GameBase):
                         messages=(*conversation, user(request)), max_tokens=16 * len(items) + 16, max_chars=1000,
                         constraint=OutputConstraint(grammar=numbered_grammar(len(items), self.apply_answer))),)
         left = state.total - state.shown
-        note = TURN.format(turn=state.turns + 1, limit=state.limit, left=left)
-        if left == 0:
-            note += " " + LAST_EXAMPLES
+        note = self._turn_note(state, state.turns + 1, left)
         shown = self.examples(state.rule, 0, state.shown)
         return (Ask(seat=PLAYER, kind="move", display=f"{shown}\n{note}", instructions=MOVE_FORMAT,
-                    messages=(*conversation[:-1], user(f"{conversation[-1].content}\n\n{note}")),
-                    constraint=OutputConstraint(grammar=move_grammar(left)),
+                    messages=conversation, constraint=OutputConstraint(grammar=move_grammar(left)),
                     max_tokens=80, max_chars=MAX_GUESS_CHARS, one_line=True),)
 
     def _judge_ask(self, state: GuessState) -> Ask:
@@ -630,9 +671,10 @@ class GuessRuleGame(GameBase):
             if wanted < 1 or wanted > left:
                 raise RuleViolation(f"only {left} more can be shown; ask for 1 to {left}, or guess.")
             return replace(state, shown=state.shown + wanted, turns=state.turns + 1,
-                           history=(*state.history, More(turn=state.turns + 1, count=wanted)))
+                           history=(*state.history, More(turn=state.turns + 1, count=wanted, left=left)))
         if action.kind == "guess":
-            guess = Guess(turn=state.turns + 1, text=action.text, all_shown=state.shown == state.total)
+            guess = Guess(turn=state.turns + 1, text=action.text, all_shown=state.shown == state.total,
+                          left=state.total - state.shown)
             if any(record.decided == "rules" and record.accepted for record in recorded_verdicts(action.data)):
                 guess = replace(guess, verdict="yes", decided="rules")
             return replace(state, history=(*state.history, guess), turns=state.turns + 1)

@@ -43,7 +43,7 @@ from playeval.core import (
     TeamElo,
     TeamInfo,
 )
-from playeval.core.messages import system, user
+from playeval.core.messages import assistant, system, user
 from playeval_signal.players import FocalPlayer
 
 SEATS: tuple[str, ...] = ("north", "east", "south", "west")
@@ -144,18 +144,23 @@ class Signal(GameBase):
         return tuple(self._ask(state, seat) for seat in state.alive() if seat not in picked)
 
     def _ask(self, state: SignalState, seat: str) -> Ask:
+        """The seat's pick of the open round. A seat's asks are one conversation that only grows (each round adds
+        the last round's result, the new symbols and the seat's pick), so a local model keeps its context from one
+        round to the next and reads only what is new."""
+        messages = [system(f"You are {seat}, on the {TEAMS[seat]} team with {PARTNER[seat]}. Each round you both "
+                           "see the same four symbols, each in your own order, and pick one at once; the same pick "
+                           "scores your team a point.")]
+        for number in range(1, state.round + 1):
+            heard = "\n".join(self._round_lines(state, number - 1)) or "(the first round)"
+            listed = ", ".join(state.spec.setup["orders"][number - 1][seat])
+            messages.append(user(f"{heard}\nRound {number}. Pick one of: {listed}"))
+            if number < state.round:  # a seat still asked picked in every round before
+                messages.append(assistant(state.picked(number)[seat]))
         symbols = tuple(state.spec.setup["orders"][state.round - 1][seat])
         listed = ", ".join(symbols)
         return Ask(seat=seat, kind="pick", display=f"Round {state.round}: pick one of {listed}.",
-                   instructions="Reply with one of: " + listed,
-                   messages=(system(f"You are {seat}, on the {TEAMS[seat]} team with {PARTNER[seat]}. Each round "
-                                    "you both see the same four symbols, each in your own order, and pick one at "
-                                    "once; the same pick scores your team a point."),
-                             user(f"{self._public(state)}\nRound {state.round}. Pick one of: {listed}")),
+                   instructions="Reply with one of: " + listed, messages=tuple(messages),
                    constraint=OutputConstraint(choices=symbols), max_tokens=8)
-
-    def _public(self, state: SignalState) -> str:
-        return "\n".join(line for _, line in self.transcript(state)) or "(the first round)"
 
     def parse(self, state: SignalState, ask: Ask, text: str) -> Action:
         choice = text.strip().lower()
@@ -201,13 +206,19 @@ class Signal(GameBase):
         return min(state.round - 1, state.rounds)
 
     def transcript(self, state: SignalState) -> Sequence[tuple[str, str]]:
-        lines: list[tuple[str, str]] = []
-        for number in range(1, state.round):
-            picked = state.picked(number)
-            for team in ("red", "blue"):
-                shown = ", ".join(f"{seat} {picked[seat]}" for seat in SEATS if TEAMS[seat] == team and seat in picked)
-                scored = "a point" if state.agreed(number, team) else "no point"
-                lines.append(("game", f"Round {number}, {team}: {shown or 'no picks'}: {scored}."))
+        return [("game", line) for number in range(1, state.round) for line in self._round_lines(state, number)]
+
+    @staticmethod
+    def _round_lines(state: SignalState, number: int) -> list[str]:
+        """What round ``number`` did, as public lines (none for round 0)."""
+        lines: list[str] = []
+        if number < 1:
+            return lines
+        picked = state.picked(number)
+        for team in ("red", "blue"):
+            shown = ", ".join(f"{seat} {picked[seat]}" for seat in SEATS if TEAMS[seat] == team and seat in picked)
+            scored = "a point" if state.agreed(number, team) else "no point"
+            lines.append(f"Round {number}, {team}: {shown or 'no picks'}: {scored}.")
         return lines
 
     def scripted_player(self, party: str, spec: MatchSpec) -> Any:

@@ -29,6 +29,7 @@ from playeval.core.baselines import NAIVE, RANDOM, BaselineInfo
 from playeval.core.errors import ConfigError, FormatError, RuleViolation
 from playeval.core.game import GameBase, JudgeCase, RetroOutput, RetroPoint, RetroScore
 from playeval.core.info import (
+    ConversationBreak,
     Disclosure,
     LevelInfo,
     MetricSpec,
@@ -301,6 +302,15 @@ class Akinator(GameBase):
                                   "(an exact match is confirmed by the rules); several models make a panel "
                                   "(judge=A,B,C), whose majority decides", default=f"seat:{ANSWERER}",
                  sees=("secret",), panel_option=JUDGES),
+    )
+    conversation_breaks: ClassVar[tuple[ConversationBreak, ...]] = (
+        ConversationBreak(party=ANSWERER,
+                          reason="each question is answered about the secret alone: the answerer is shown the "
+                                 "question, not the game so far (as a person in the seat is), so an answer never "
+                                 "leans on the answers before it"),
+        ConversationBreak(party=JUDGE,
+                          reason="each guess is confirmed on its own, from the secret and the guess, with none of "
+                                 "the judge's earlier answers in view"),
     )
     levels: ClassVar[tuple[LevelInfo, ...]] = (
         LevelInfo(level=1, description="20 turns; answers Yes/No/Probably yes/Probably no/Don't know"),

@@ -38,7 +38,17 @@ from playeval.core.ask import Ask
 from playeval.core.baselines import BaselineInfo
 from playeval.core.errors import ConfigError, RuleViolation
 from playeval.core.game import JudgeCase
-from playeval.core.info import Disclosure, GameOption, LevelInfo, Presentation, RoleInfo, Scalar, SeatInfo, panel_role
+from playeval.core.info import (
+    ConversationBreak,
+    Disclosure,
+    GameOption,
+    LevelInfo,
+    Presentation,
+    RoleInfo,
+    Scalar,
+    SeatInfo,
+    panel_role,
+)
 from playeval.core.judge_cases import context_text
 from playeval.core.match import Action, MatchSpec, Outcome
 from playeval.core.panel import Panel
@@ -91,6 +101,16 @@ class DynamicPicnic(ListedRuleGame):
         RoleInfo(name=VALIDATOR, does="rates the level of each rule written and checks every generated item "
                                       "against the rule; items it puts on the other side are dropped",
                  default="local", sees=("rule",)),
+    )
+    conversation_breaks: ClassVar[tuple[ConversationBreak, ...]] = (
+        *GuessRuleGame.conversation_breaks,
+        ConversationBreak(party=GAME_MASTER,
+                          reason="each request is written afresh from the match (the rules or items to avoid, and "
+                                 "a theme drawn anew for it) rather than as a reply to the last: a greedy model "
+                                 "shown its earlier rules or items as its own replies writes them again"),
+        ConversationBreak(party=VALIDATOR,
+                          reason="it rates each rule and checks each batch of items on its own, unlabelled, as a "
+                                 "judge does, with none of its earlier ratings or answers in view"),
     )
     levels: ClassVar[tuple[LevelInfo, ...]] = (
         LevelInfo(level=1, description="a plain, concrete rule (as the classifier rates it)"),

@@ -1,7 +1,9 @@
 """Undercover prompts, written for playeval (none of CK-Arena's texts are reused).
 
 A player is told its own word only, never its side: working out whether it holds the majority's word is the
-game. A judge sees the speaker's word and every earlier statement, and answers one question per scale.
+game. A seat's statements and votes are one conversation that only grows (its instructions, then what was said
+since its last reply and what it said), so a local model keeps its context; a judge is asked each question afresh,
+with the speaker's word and every earlier statement, one question per scale.
 """
 
 from __future__ import annotations
@@ -30,20 +32,29 @@ def speaker_system(seat: str, word: str, chars: int) -> str:
 
 
 TURN = "It is your turn: write one new sentence about your word. Start with 'It' and do not write the word."
+VOTE = ("Now you vote for one other player still in the game: the one whose sentences fit your word least, unless "
+        "you believe your own word is the odd one.")
+SO_FAR = "What has been said so far:"
+SINCE = "What has been said since your last reply:"
+"""A seat's asks are one conversation (its system prompt is :func:`speaker_system`'s): its first ask shows the
+public record so far, each later one the record's lines added since the seat's last reply."""
 
 
-def speaker_turn(round_: int, history: str) -> str:
-    return f"Round {round_}.\nWhat has been said so far:\n{history}\n{TURN}"
+def _heard(history: Sequence[str], first: bool) -> str:
+    if first:
+        return f"{SO_FAR}\n" + ("\n".join(history) or "(nothing yet)")
+    return f"{SINCE}\n" + ("\n".join(history) or "(nothing new)")
 
 
-def voter_system(seat: str, word: str) -> str:
-    return (f"You are {seat} in a party game of hidden words. {RULES}\n"
-            f"Your word is '{word}'. Now you vote for one other player still in the game: the one whose "
-            "sentences fit your word least, unless you believe your own word is the odd one.")
+def speaker_turn(round_: int, history: Sequence[str], *, first: bool) -> str:
+    """A statement ask's message: the record's lines (all of them for the seat's ``first`` ask, else those new to
+    it), then the turn."""
+    return f"Round {round_}.\n{_heard(history, first)}\n{TURN}"
 
 
-def voter_turn(round_: int, history: str, choices: Sequence[str]) -> str:
-    return (f"Round {round_} vote.\nWhat has been said so far:\n{history}\n"
+def voter_turn(round_: int, history: Sequence[str], choices: Sequence[str], *, first: bool) -> str:
+    """A vote ask's message: the record's lines new to the seat, what the vote is for, and the seats to vote for."""
+    return (f"Round {round_} vote.\n{_heard(history, first)}\n{VOTE}\n"
             f"Players you may vote for: {', '.join(choices)}.\n"
             "Reply with exactly one of these names and nothing else.")
 

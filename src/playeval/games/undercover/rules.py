@@ -37,6 +37,7 @@ from playeval.core import (
     Action,
     Ask,
     ConfigError,
+    ConversationBreak,
     Disclosure,
     Event,
     FormatError,
@@ -64,7 +65,7 @@ from playeval.core import (
 )
 from playeval.core.baselines import NAIVE, RANDOM, BaselineInfo
 from playeval.core.info import TWO_THIRDS_OFFSET, panel_member, panel_role
-from playeval.core.messages import system, user
+from playeval.core.messages import Message, assistant, system, user
 from playeval.core.normalize import normalize_name
 from playeval.core.verdicts import VerdictQuestion
 from playeval.core.votes import plurality
@@ -208,6 +209,12 @@ class Undercover(GameBase):
         RoleInfo(name=JUDGE, does="scores each sentence for novelty, relevance and reasonableness (0-1); "
                  "several models make a panel (judge=A,B), whose mean counts", default="local",
                  panel_option="judges", sees=tuple(word_key(seat) for seat in SEATS)),)
+    conversation_breaks: ClassVar[tuple[ConversationBreak, ...]] = (
+        ConversationBreak(party=JUDGE,
+                          reason="each question on a sentence is asked on its own (one scale at a time, as a "
+                                 "small judge answers best), with the sentences before it and none of the "
+                                 "judge's earlier answers"),
+    )
     reask_temperature: ClassVar[float | None] = 0.8
     """A refused sentence (a repeat, the word itself) is re-asked as a fresh sampled try: greedy decoding gave the
     local models' refused sentence back word for word on every re-ask, so each refusal became a forfeit."""
@@ -303,38 +310,79 @@ class Undercover(GameBase):
         voted = {vote.voter for vote in state.round_votes()}
         return tuple(self._vote_ask(state, seat) for seat in state.alive() if seat not in voted)
 
-    def _history(self, state: UndercoverState, before: Statement | None = None) -> str:
-        """The public record: every sentence (before ``before``), and what each closed vote did."""
-        lines: list[str] = []
+    @staticmethod
+    def _record(state: UndercoverState) -> list[tuple[str, Statement | int | None]]:
+        """The public record as lines, in the order they were added (it only grows), each with what it records: a
+        sentence (its statement), the seat the judge put out after it (``None``), or what round N's vote did (N)."""
+        lines: list[tuple[str, Statement | int | None]] = []
         tallies = iter(state.tallies)
         for round_ in range(1, state.round + 1):
             for item in (s for s in state.statements if s.round == round_):
-                if item is before:
-                    return "\n".join(lines) or "(nothing yet)"
-                lines.append(f"Round {round_}, {item.seat}: {item.text}")
+                lines.append((f"Round {round_}, {item.seat}: {item.text}", item))
                 out = next((o for o in state.out if o.seat == item.seat and o.by == "judge"
                             and o.round == round_), None)
                 if out is not None and item.done(state.judges):
-                    lines.append(f"  ({item.seat} is out: {out.reason})")
+                    lines.append((f"  ({item.seat} is out: {out.reason})", None))
             if round_ < state.round:
-                lines.append(next(tallies, ""))
+                lines.append((next(tallies, ""), round_))
+        return lines
+
+    def _history(self, state: UndercoverState, before: Statement) -> str:
+        """The public record before the sentence ``before``, as a judge is shown it."""
+        lines: list[str] = []
+        for line, marks in self._record(state):
+            if marks is before:
+                break
+            lines.append(line)
         return "\n".join(lines) or "(nothing yet)"
+
+    def _conversation(self, state: UndercoverState, seat: str) -> tuple[list[Message], list[str]]:
+        """The seat's conversation before its open ask, and the record's lines it has not been shown.
+
+        A seat's asks are one conversation that only grows, so a local model keeps its context from one ask to
+        the next: its instructions, then for each earlier ask (its sentence of a round, then its vote) the
+        record's lines added since its last reply and what it was asked, and the reply the rules took (none for
+        a vote whose re-asks ran out: an abstention). Each earlier message is rebuilt from the state exactly as
+        the ask showed it."""
+        record = self._record(state)
+        messages: list[Message] = [system(prompts.speaker_system(seat, state.word(seat), MAX_CHARS))]
+        seen = 0
+        for round_ in range(1, state.round + 1):
+            said = next((item for item in state.statements if item.round == round_ and item.seat == seat), None)
+            if said is not None:
+                cut = next(index for index, (_, marks) in enumerate(record) if marks is said)
+                heard = [line for line, _ in record[seen:cut]]
+                messages += [user(prompts.speaker_turn(round_, heard, first=len(messages) == 1)), assistant(said.text)]
+                seen = cut
+            vote = next((item for item in state.votes if item.round == round_ and item.voter == seat), None)
+            if vote is not None:
+                cut = next((index for index, (_, marks) in enumerate(record)
+                            if isinstance(marks, int) and marks == round_), len(record))
+                heard = [line for line, _ in record[seen:cut]]
+                choices = [other for other in state.voters(round_) if other != seat]
+                messages.append(user(prompts.voter_turn(round_, heard, choices, first=len(messages) == 1)))
+                if vote.target is not None:
+                    messages.append(assistant(vote.target))
+                seen = cut
+        return messages, [line for line, _ in record[seen:]]
 
     def _statement_ask(self, state: UndercoverState, seat: str) -> Ask:
         word = state.word(seat)
+        messages, heard = self._conversation(state, seat)
+        first = len(messages) == 1
         return Ask(seat=seat, kind="statement", display=f"Round {state.round}. Your word: {word}.",
                    instructions=f"One sentence, at most {MAX_CHARS} characters, without your word.",
-                   messages=(system(prompts.speaker_system(seat, word, MAX_CHARS)),
-                             user(prompts.speaker_turn(state.round, self._history(state)))),
+                   messages=(*messages, user(prompts.speaker_turn(state.round, heard, first=first))),
                    constraint=OutputConstraint(grammar=prompts.statement_grammar(MAX_CHARS)), max_tokens=60,
                    max_chars=MAX_CHARS, one_line=True)
 
     def _vote_ask(self, state: UndercoverState, seat: str) -> Ask:
         choices = tuple(other for other in state.alive() if other != seat)
+        messages, heard = self._conversation(state, seat)
+        first = len(messages) == 1
         return Ask(seat=seat, kind="vote", display=f"Round {state.round}: vote a player out.",
                    instructions="Vote for one of: " + ", ".join(choices),
-                   messages=(system(prompts.voter_system(seat, state.word(seat))),
-                             user(prompts.voter_turn(state.round, self._history(state), choices))),
+                   messages=(*messages, user(prompts.voter_turn(state.round, heard, choices, first=first))),
                    constraint=OutputConstraint(choices=choices), max_tokens=8, max_chars=20, one_line=True)
 
     @staticmethod

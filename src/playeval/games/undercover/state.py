@@ -125,6 +125,13 @@ class UndercoverState:
         gone = {item.seat for item in self.out}
         return [seat for seat in self.table if seat not in gone]
 
+    def voters(self, round_: int) -> list[str]:
+        """The seats that voted (or were asked to) in round ``round_``'s vote: those in the game once its sentences
+        were all said and judged (a seat goes out during a round by the judge or a forfeit, before the vote, and by
+        the vote after it)."""
+        gone = {item.seat for item in self.out if item.round < round_ or (item.round == round_ and item.by != "vote")}
+        return [seat for seat in self.table if seat not in gone]
+
     def left(self, side: str) -> int:
         return sum(1 for seat in self.alive() if self.side(seat) == side)
 
