@@ -135,3 +135,30 @@ async def test_a_prompt_longer_than_a_conversation_holds_is_a_clear_error(tmp_pa
         assert (await short.generate(SMOL, ask((user("hi"),), max_tokens=4))).text is not None
     finally:
         await short.aclose()
+
+
+async def test_on_the_default_model_copies_combined_prompts_and_batched_steps_change_no_reply(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Qwen is where the batch-size paths showed (repacked weights broke this; plain buffers keep it exact)."""
+    qwen = "qwen2.5-coder-1.5b"
+    try:
+        locate_weights(LOCAL_MODELS[qwen].weights)
+    except MissingWeights as exc:
+        pytest.skip(str(exc))
+    requests = [ask(story(name), affinity=name, seed=5, max_tokens=12) for name in ("cat", "dog", "fox")]
+    alone = []
+    for request in requests:
+        local = LocalProvider(model_dir=default_model_dir())
+        try:
+            alone.append((await local.generate(qwen, request)).text)
+        finally:
+            await local.aclose()
+    monkeypatch.setenv("PLAYEVAL_LOCAL_BATCH", "3")
+    shared = LocalProvider(model_dir=default_model_dir())
+    try:
+        first = await shared.generate(qwen, requests[0])  # then two that copy its rules and run together
+        rest = await asyncio.gather(*(shared.generate(qwen, request) for request in requests[1:]))
+    finally:
+        await shared.aclose()
+    assert all(reply.prompt_evaluated is not None and reply.prompt_evaluated < 30 for reply in rest)
+    assert [first.text, *(reply.text for reply in rest)] == alone

@@ -11,8 +11,8 @@ seat is told).
 besides its text: how many rows the ``llama_decode`` computing it had. Batches of fewer than :data:`MIN_ROWS` rows
 take another kernel path than larger ones, and the logits differ by up to 0.5 (measured on Qwen 2.5 1.5B and
 Gemma 3 270M: a 4-row tail gave other logits than the whole prompt, any tail of 8 or more rows the same ones, bit
-for bit; which other sequences shared a batch changed nothing, with one stream per sequence and flash attention
-off). So:
+for bit; which other sequences shared a batch changed nothing, with one stream per sequence, flash attention off
+and the weights in plain CPU buffers; repacked weights, ``PLAYEVAL_LLAMA_EXTRA_BUFFERS=1``, break it). So:
 
 * a prompt's tail is always evaluated in chunks of at least :data:`MIN_ROWS` rows (the cache gives back up to
   ``MIN_ROWS - 1`` tokens it holds when the tail would be shorter), which computes the same numbers as evaluating
@@ -30,6 +30,7 @@ later prompt of the same conversation evaluated afresh (docs/models.md, "Reprodu
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
@@ -81,6 +82,8 @@ class Job:
     generated: list[int] = field(default_factory=list)
     pieces: list[bytes] = field(default_factory=list)
     pending: int | None = None
+    start: int = 0
+    fresh: bool = True
     evaluated: int = 0
     needed: int = 0
     prompt_s: float = 0.0
@@ -110,8 +113,13 @@ class ModelEngine:
     """A model's weights, one context of several sequences, and the conversations on them. Not thread-safe: the
     scheduler's one worker thread drives every engine."""
 
-    def __init__(self, model: NativeModel, shape: ContextShape, *, threads: int, saved_bytes: int) -> None:
+    def __init__(self, model: NativeModel, shape: ContextShape, *, threads: int, saved_bytes: int,
+                 invariant: bool = True) -> None:
+        """``invariant``: whether a row's numbers are independent of the batch around it beyond :data:`MIN_ROWS`
+        (true of plain CPU buffers; repacked weights break it, and then prompts are evaluated one conversation at
+        a time and never copied between conversations, so a run's schedule, not its timing, decides the bits)."""
         self.model = model
+        self._invariant = invariant
         self.context = NativeContext(model, shape, threads=threads)
         self._slots = [_Slot() for _ in range(shape.sequences)]
         self._saved: OrderedDict[str, _Saved] = OrderedDict()
@@ -127,7 +135,8 @@ class ModelEngine:
         return self.context.shape.cells_per_sequence
 
     def admit(self, job: Job) -> bool:
-        """Give ``job`` a sequence and evaluate its prompt; False when every sequence is busy."""
+        """Give ``job`` a sequence and decide what of its prompt to evaluate (:meth:`prefill` does it); False when
+        every sequence is busy."""
         seq = self._place(job)
         if seq is None:
             return False
@@ -138,7 +147,7 @@ class ModelEngine:
         slot.used = self._tick
         try:
             job.sampler = job.make_sampler()
-            self._prefill(job, slot)
+            self._prepare(job, slot)
         except Exception as exc:  # any failure ends this job, not the engine
             self.fail(job, exc)
         return True
@@ -179,7 +188,7 @@ class ModelEngine:
         canonical prefix counts, and only when this one's own prefix is canonical too (else keeping its own
         cells or copying would give two different results, and which one happened would depend on timing).
         """
-        if own > self._slots[seq].canonical:
+        if not self._invariant or own > self._slots[seq].canonical:
             return None
         best: tuple[int, int] | None = None
         for i, other in enumerate(self._slots):
@@ -190,8 +199,9 @@ class ModelEngine:
                 best = (i, shared)
         return best
 
-    def _prefill(self, job: Job, slot: _Slot) -> None:
-        started = time.perf_counter()
+    def _prepare(self, job: Job, slot: _Slot) -> None:
+        """Keep what the sequence (or a copy of another's) holds of the prompt, but at least ``MIN_ROWS`` tokens
+        to evaluate; ``job.start`` is where evaluation starts."""
         prompt = job.prompt
         if not prompt:
             raise ModelError("the prompt is empty")
@@ -205,20 +215,62 @@ class ModelEngine:
             slot.tokens, slot.canonical, own = list(prompt[:source[1]]), source[1], source[1]
         keep = max(0, min(own, len(prompt) - MIN_ROWS))
         self.context.forget(job.seq, keep)
-        fresh = keep <= slot.canonical
+        job.fresh = keep <= slot.canonical
         slot.tokens = slot.tokens[:keep]
-        chunks = _chunks(len(prompt) - keep, self.context.shape.batch)
-        position = keep
-        for size in chunks:
-            last = position + size == len(prompt)
-            self.context.decode([(job.seq, p, prompt[p], last and p == len(prompt) - 1)
-                                 for p in range(position, position + size)])
-            position += size
-        slot.tokens = list(prompt)
-        slot.canonical = len(prompt) if fresh else min(slot.canonical, keep)
-        job.evaluated = len(prompt) - keep
-        job.prompt_s = time.perf_counter() - started
-        self._consume(job, chunks[-1] - 1)
+        job.start = keep
+
+    def prefill(self, jobs: list[Job]) -> None:
+        """Evaluate the prompt tails of the admitted ``jobs`` and pick each one's first token.
+
+        Tails share a ``llama_decode`` while they fit in a batch: every tail has at least ``MIN_ROWS`` rows, so
+        each row is computed as it would be alone (other sequences in a batch change nothing). A prompt shorter
+        than ``MIN_ROWS`` is evaluated alone, as a whole prompt of its size always is.
+        """
+        batch = self.context.shape.batch
+        pack: list[Job] = []
+        for job in [job for job in jobs if not job.done]:
+            tail = len(job.prompt) - job.start
+            alone = tail < MIN_ROWS or tail > batch or not self._invariant
+            if pack and (alone or sum(len(j.prompt) - j.start for j in pack) + tail > batch):
+                self._evaluate(pack)
+                pack = []
+            if alone:
+                self._evaluate([job])
+            else:
+                pack.append(job)
+        if pack:
+            self._evaluate(pack)
+
+    def _evaluate(self, jobs: list[Job]) -> None:
+        started = time.perf_counter()
+        try:
+            if len(jobs) == 1:
+                job = jobs[0]
+                position = job.start
+                for size in _chunks(len(job.prompt) - job.start, self.context.shape.batch):
+                    end = position + size
+                    self.context.decode([(job.seq, p, job.prompt[p], p == len(job.prompt) - 1)
+                                         for p in range(position, end)])
+                    position = end
+                lasts = [size - 1]
+            else:
+                rows = [(job.seq, p, job.prompt[p], p == len(job.prompt) - 1)
+                        for job in jobs for p in range(job.start, len(job.prompt))]
+                self.context.decode(rows)
+                ends = list(itertools.accumulate(len(job.prompt) - job.start for job in jobs))
+                lasts = [end - 1 for end in ends]
+        except Exception as exc:
+            for job in jobs:
+                self.fail(job, exc)
+            return
+        share = (time.perf_counter() - started) / sum(len(job.prompt) - job.start for job in jobs)
+        for job, last in zip(jobs, lasts, strict=True):
+            slot = self._slots[job.seq]
+            slot.tokens = list(job.prompt)
+            slot.canonical = len(job.prompt) if job.fresh else min(slot.canonical, job.start)
+            job.evaluated = len(job.prompt) - job.start
+            job.prompt_s = share * job.evaluated
+            self._consume(job, last)
 
     def step(self, jobs: list[Job]) -> None:
         """Decode the next token of each job (at most ``MIN_ROWS - 1`` of them) and pick the one after."""

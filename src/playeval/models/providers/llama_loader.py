@@ -70,15 +70,19 @@ def amx_compiled() -> bool:
 
 
 def use_extra_buffers(choice: bool | None) -> bool:
-    """Extra buffer types: as chosen, else ``$PLAYEVAL_LLAMA_EXTRA_BUFFERS`` (1/0), else on unless AMX is built in."""
+    """Extra buffer types: as chosen, else ``$PLAYEVAL_LLAMA_EXTRA_BUFFERS`` (1/0), else off.
+
+    Off by default since the embedded engine (issue 22), for three reasons measured on Qwen 2.5 1.5B, 2 cores:
+    the repacked weights evaluated prompts at 163 tokens/s against 249 in plain buffers (they generated faster, 36
+    against 29 tokens/s, but prompts are most of a game's work); with them a prompt tail's logits depend on how the
+    tail was batched, which the engine's cache relies on not happening (``llama_engine``); and AMX builds crash.
+    """
     if choice is not None:
         return choice
     raw = os.environ.get(EXTRA_BUFFERS_ENV, "").strip().lower()
     if raw in {"1", "true", "yes", "on"}:
         return True
-    if raw in {"0", "false", "no", "off"}:
-        return False
-    return not amx_compiled()
+    return False
 
 
 def load_llama(path: Path, *, n_ctx: int, n_threads: int, seed: int, extra_buffers: bool) -> Llama:

@@ -1,17 +1,17 @@
-"""The one thread that drives every embedded model: prompts in turn, generation steps batched.
+"""The one thread that drives every embedded model: prompts batched together, then generation steps.
 
 All llama.cpp work of a provider runs here, so two models never fight over the cores (on a 2-core machine two
 decoders at once ran slower together than one after the other). Between generation steps the thread admits new
-requests and evaluates their prompts; each step then decodes one token of every generating conversation of a model,
-in groups of ``group`` conversations (1 by default: each alone).
+requests and evaluates their prompts, the tails of several conversations in one batch when they fit (a tail of
+8 rows or more is computed the same in any batch; ``llama_engine``); each step then decodes one token of every
+generating conversation of a model, in groups of ``group`` conversations (1 by default: each alone).
 
-Why not batch by default: measured on Qwen 2.5 1.5B, four conversations decoded together gave other replies than
-each decoded alone (seeded sampling, all four differed), although a single decode step of up to seven sequences had
-matched bit for bit in a probe; what differs over a whole reply is not pinned down. Batching would make a run's
-replies depend on which calls happened to be decoded together, breaking the rerun-gives-the-same-transcript
-guarantee, and on this 2-core machine it did not pay (four parallel story requests: 2.64 s batched, 2.69 s one after
-the other). ``PLAYEVAL_LOCAL_BATCH=N`` (N up to ``MIN_ROWS - 1``) turns it on for servers with cores to spare, where
-a run's replies are then reproducible in distribution, not bit for bit.
+Why generation is not batched by default: it gains nothing on this CPU. A decode of fewer than 8 rows computes
+each row on its own, reading all the weights once per row, so four conversations decoded together took as long as
+one after the other (Qwen 2.5 1.5B, 2 cores: 3.78 s against 3.83 s for four 30-token replies). It is exact, though:
+with the weights in plain CPU buffers the four replies were the same, bit for bit, either way (with repacked
+weights they were not, which is why those are off). ``PLAYEVAL_LOCAL_BATCH=N`` (N up to ``MIN_ROWS - 1``) turns it
+on, for builds where small batches do share the weights' reads.
 """
 
 from __future__ import annotations
@@ -80,6 +80,7 @@ class Scheduler:
 
     def _turn(self, incoming: list[tuple[ModelEngine, Job]]) -> None:
         waiting: list[tuple[ModelEngine, Job]] = []
+        admitted: dict[int, tuple[ModelEngine, list[Job]]] = {}
         for engine, job in incoming:
             if job.abandoned:
                 job.future.cancel()
@@ -87,7 +88,10 @@ class Scheduler:
             if not engine.admit(job):
                 waiting.append((engine, job))
             elif not job.done:
-                self._active.append((engine, job))
+                admitted.setdefault(id(engine), (engine, []))[1].append(job)
+        for engine, jobs in admitted.values():
+            engine.prefill(jobs)
+            self._active.extend((engine, job) for job in jobs if not job.done)
         if waiting:
             with self._cond:
                 self._queue.extendleft(reversed(waiting))

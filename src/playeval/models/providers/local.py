@@ -85,11 +85,8 @@ class LocalProvider:
         seed: int = 1,
         extra_buffers: bool | None = None,
     ) -> None:
-        """``extra_buffers``: let llama.cpp use its extra weight buffer types (repacking, AMX).
-
-        None decides from ``$PLAYEVAL_LLAMA_EXTRA_BUFFERS`` and otherwise
-        turns them off when the build has AMX kernels, which crash on some
-        machines (this build segfaults in ``ggml_backend_amx_mul_mat``).
+        """``extra_buffers``: let llama.cpp use its extra weight buffer types (repacking, AMX); None decides from
+        ``$PLAYEVAL_LLAMA_EXTRA_BUFFERS``, off when unset (``llama_loader.use_extra_buffers`` says why).
         """
         self._model_dir = model_dir if model_dir is not None else default_model_dir()
         self._n_ctx = n_ctx
@@ -223,13 +220,14 @@ class LocalProvider:
             raise ModelError(
                 f"local models need llama-cpp-python ({_one_line(exc)}): pip install llama-cpp-python"
             ) from exc
-        model = NativeModel(path, extra_buffers=use_extra_buffers(self._extra_buffers))
+        extra = use_extra_buffers(self._extra_buffers)
+        model = NativeModel(path, extra_buffers=extra)
         cells = min(self._n_ctx, model.n_ctx_train) if model.n_ctx_train > 0 else self._n_ctx
         sequences = max(2, min(16, self._kv_bytes // max(1, model.kv_bytes_per_token * cells)))
         threads = self._n_threads if self._n_threads is not None else default_threads()
         try:
             return ModelEngine(model, ContextShape(sequences=sequences, cells_per_sequence=cells), threads=threads,
-                               saved_bytes=self._saved_bytes)
+                               saved_bytes=self._saved_bytes, invariant=not extra)
         except BaseException:
             model.close()
             raise
