@@ -293,7 +293,7 @@ async def test_a_role_decodes_greedily_while_a_simulated_persons_reasks_are_samp
     seen: list[tuple[str, float]] = []
 
     def reply(request: ModelRequest) -> str:
-        seen.append((request.affinity or "", request.config.temperature))
+        seen.append(((request.affinity or "").split("@")[0], request.config.temperature))
         return "nonsense"
 
     config = RunConfig(games=("akinator",), models=("mock/a",), opponent="mock/o", n=1)

@@ -92,7 +92,7 @@ async def test_a_new_conversation_copies_the_rules_another_one_holds(provider: L
 
 async def test_conversations_beyond_the_sequences_are_saved_and_put_back_exactly() -> None:
     small = LocalProvider(model_dir=default_model_dir(), kv_mb=1)  # two sequences
-    roomy = LocalProvider(model_dir=default_model_dir())
+    roomy = LocalProvider(model_dir=default_model_dir(), kv_mb=4096)  # 16 sequences: nothing saved
     try:
         talks: dict[str, tuple[Message, ...]] = {name: story(name) for name in ("ant", "bee", "elk")}
         for _ in range(3):
@@ -130,14 +130,14 @@ async def test_a_prompt_longer_than_a_conversation_holds_is_a_clear_error(tmp_pa
     short = LocalProvider(model_dir=default_model_dir(), n_ctx=128)
     try:
         with pytest.raises(ModelError, match=r"local/smollm2-135m: the prompt has \d+ tokens; a conversation "
-                                             r"holds at most 128"):
+                                             r"holds at most 127"):
             await short.generate(SMOL, ask((user("word " * 300),)))
         assert (await short.generate(SMOL, ask((user("hi"),), max_tokens=4))).text is not None
     finally:
         await short.aclose()
 
 
-async def test_on_the_default_model_copies_combined_prompts_and_batched_steps_change_no_reply(
+async def test_on_the_default_model_copied_rules_and_batched_steps_change_no_reply(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Qwen is where the batch-size paths showed (repacked weights broke this; plain buffers keep it exact)."""
     qwen = "qwen2.5-coder-1.5b"
@@ -156,9 +156,27 @@ async def test_on_the_default_model_copies_combined_prompts_and_batched_steps_ch
     monkeypatch.setenv("PLAYEVAL_LOCAL_BATCH", "3")
     shared = LocalProvider(model_dir=default_model_dir())
     try:
-        first = await shared.generate(qwen, requests[0])  # then two that copy its rules and run together
+        first = await shared.generate(qwen, requests[0])  # then two that copy its rules and generate together
         rest = await asyncio.gather(*(shared.generate(qwen, request) for request in requests[1:]))
     finally:
         await shared.aclose()
     assert all(reply.prompt_evaluated is not None and reply.prompt_evaluated < 30 for reply in rest)
     assert [first.text, *(reply.text for reply in rest)] == alone
+
+
+async def test_calls_given_up_by_their_callers_free_their_sequences(provider: LocalProvider) -> None:
+    """Timeouts cancel waiting and running calls alike; none may keep a sequence (there are two) or the thread."""
+    for seed in range(5):
+        with pytest.raises(TimeoutError):
+            await asyncio.wait_for(provider.generate(SMOL, ask(story("yak"), affinity=f"gone{seed}", seed=seed,
+                                                               max_tokens=400)), 0.05)
+    reply = await asyncio.wait_for(provider.generate(SMOL, ask((user("hi"),), max_tokens=4)), 60)
+    assert reply.completion_tokens > 0
+
+
+async def test_a_refused_grammar_leaves_the_conversations_cache_alone(provider: LocalProvider) -> None:
+    await provider.generate(SMOL, ask(story("emu")))
+    with pytest.raises(ModelError, match="invalid GBNF grammar"):
+        await provider.generate(SMOL, ask(story("emu"), constraint=OutputConstraint(grammar='root ::= "x')))
+    again = await provider.generate(SMOL, ask(story("emu")))
+    assert again.prompt_evaluated is not None and again.prompt_evaluated <= 8

@@ -65,8 +65,9 @@ class LLMPlayer:
             stop=(explained,) if explained else (),
         )
         origin = self._match.origin(ask) if self._match is not None and self._model.reads_origin else None
-        request = ModelRequest(messages=messages, config=config, constraint=ask.constraint, affinity=ask.party,
-                               origin=origin, answers=ask.verdict)
+        # The conversation is this player's party: two matches played at once never share an embedded model's cache.
+        request = ModelRequest(messages=messages, config=config, constraint=ask.constraint,
+                               affinity=f"{ask.party}@{id(self):x}", origin=origin, answers=ask.verdict)
         response = await self._model.generate(request)
         calls = (to_call_record(response),)
         if ask.verdict is None:

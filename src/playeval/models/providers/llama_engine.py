@@ -30,7 +30,6 @@ later prompt of the same conversation evaluated afresh (docs/models.md, "Reprodu
 
 from __future__ import annotations
 
-import itertools
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
@@ -135,11 +134,18 @@ class ModelEngine:
         return self.context.shape.cells_per_sequence
 
     def admit(self, job: Job) -> bool:
-        """Give ``job`` a sequence and decide what of its prompt to evaluate (:meth:`prefill` does it); False when
-        every sequence is busy."""
-        seq = self._place(job)
+        """Give ``job`` a sequence, evaluate its prompt and pick its first token; False when every sequence is busy
+        (it waits). A job whose caller gave up before this is dropped."""
+        try:
+            seq = self._place(job)
+        except Exception as exc:  # a state that would not go back: this job fails, the engine goes on
+            self.fail(job, exc, forget=False)
+            return True
         if seq is None:
             return False
+        if not job.future.set_running_or_notify_cancel():  # cancelled while it waited
+            job.done = True
+            return True
         job.seq = seq
         slot = self._slots[seq]
         slot.job = job
@@ -147,7 +153,12 @@ class ModelEngine:
         slot.used = self._tick
         try:
             job.sampler = job.make_sampler()
+        except Exception as exc:  # an invalid grammar: nothing was computed, the conversation keeps its cells
+            self.fail(job, exc, forget=False)
+            return True
+        try:
             self._prepare(job, slot)
+            self._evaluate(job)
         except Exception as exc:  # any failure ends this job, not the engine
             self.fail(job, exc)
         return True
@@ -206,7 +217,7 @@ class ModelEngine:
         if not prompt:
             raise ModelError("the prompt is empty")
         if len(prompt) + 1 > self.cells:
-            raise ModelError(f"the prompt has {len(prompt)} tokens; a conversation holds at most {self.cells}")
+            raise ModelError(f"the prompt has {len(prompt)} tokens; a conversation holds at most {self.cells - 1}")
         job.needed = self._perfect.needed(prompt)
         own = common_prefix(slot.tokens, prompt)
         source = self._best_source(job.seq, prompt, own)
@@ -219,62 +230,36 @@ class ModelEngine:
         slot.tokens = slot.tokens[:keep]
         job.start = keep
 
-    def prefill(self, jobs: list[Job]) -> None:
-        """Evaluate the prompt tails of the admitted ``jobs`` and pick each one's first token.
+    def _evaluate(self, job: Job) -> None:
+        """Evaluate the prompt from ``job.start`` in chunks of at least ``MIN_ROWS`` rows and pick the first token.
 
-        Tails share a ``llama_decode`` while they fit in a batch: every tail has at least ``MIN_ROWS`` rows, so
-        each row is computed as it would be alone (other sequences in a batch change nothing). A prompt shorter
-        than ``MIN_ROWS`` is evaluated alone, as a whole prompt of its size always is.
+        One conversation per decode: llama.cpp splits a batch of several sequences into sub-batches of equal
+        rows per sequence, so two tails of unequal length would leave the longer one's last rows in a sub-batch
+        under ``MIN_ROWS`` (found in review; prompts are therefore never packed together).
         """
-        batch = self.context.shape.batch
-        pack: list[Job] = []
-        for job in [job for job in jobs if not job.done]:
-            tail = len(job.prompt) - job.start
-            alone = tail < MIN_ROWS or tail > batch or not self._invariant
-            if pack and (alone or sum(len(j.prompt) - j.start for j in pack) + tail > batch):
-                self._evaluate(pack)
-                pack = []
-            if alone:
-                self._evaluate([job])
-            else:
-                pack.append(job)
-        if pack:
-            self._evaluate(pack)
-
-    def _evaluate(self, jobs: list[Job]) -> None:
         started = time.perf_counter()
-        try:
-            if len(jobs) == 1:
-                job = jobs[0]
-                position = job.start
-                for size in _chunks(len(job.prompt) - job.start, self.context.shape.batch):
-                    end = position + size
-                    self.context.decode([(job.seq, p, job.prompt[p], p == len(job.prompt) - 1)
-                                         for p in range(position, end)])
-                    position = end
-                lasts = [size - 1]
-            else:
-                rows = [(job.seq, p, job.prompt[p], p == len(job.prompt) - 1)
-                        for job in jobs for p in range(job.start, len(job.prompt))]
-                self.context.decode(rows)
-                ends = list(itertools.accumulate(len(job.prompt) - job.start for job in jobs))
-                lasts = [end - 1 for end in ends]
-        except Exception as exc:
-            for job in jobs:
-                self.fail(job, exc)
-            return
-        share = (time.perf_counter() - started) / sum(len(job.prompt) - job.start for job in jobs)
-        for job, last in zip(jobs, lasts, strict=True):
-            slot = self._slots[job.seq]
-            slot.tokens = list(job.prompt)
-            slot.canonical = len(job.prompt) if job.fresh else min(slot.canonical, job.start)
-            job.evaluated = len(job.prompt) - job.start
-            job.prompt_s = share * job.evaluated
-            self._consume(job, last)
+        prompt = job.prompt
+        position = job.start
+        last = 0
+        for size in _chunks(len(prompt) - job.start, self.context.shape.batch):
+            end = position + size
+            self.context.decode([(job.seq, p, prompt[p], p == len(prompt) - 1) for p in range(position, end)])
+            position, last = end, size - 1
+        slot = self._slots[job.seq]
+        slot.tokens = list(prompt)
+        if len(prompt) < MIN_ROWS:  # computed as a small batch: not what a longer prompt computes for these tokens
+            slot.canonical = 0
+        else:
+            slot.canonical = len(prompt) if job.fresh else min(slot.canonical, job.start)
+        job.evaluated = len(prompt) - job.start
+        job.prompt_s = time.perf_counter() - started
+        self._consume(job, last)
 
     def step(self, jobs: list[Job]) -> None:
-        """Decode the next token of each job (at most ``MIN_ROWS - 1`` of them) and pick the one after."""
+        """Decode the next token of each job (at most ``MIN_ROWS - 1`` of them, one row each: every sub-batch
+        llama.cpp makes of it stays on the small path a lone step takes) and pick the one after."""
         started = time.perf_counter()
+        jobs = sorted(jobs, key=lambda job: job.seq)  # llama.cpp batches rising sequence ids together
         rows = []
         for job in jobs:
             slot = self._slots[job.seq]
@@ -318,7 +303,8 @@ class ModelEngine:
             self._finish(job, stopped=True)
             return
         slot = self._slots[job.seq]
-        if job.abandoned or len(job.generated) >= job.max_tokens or len(slot.tokens) + 1 >= self.cells:
+        limit = job.max_tokens if job.max_tokens > 0 else self.cells  # 0: until the conversation is full
+        if job.abandoned or len(job.generated) >= limit or len(slot.tokens) + 1 >= self.cells:
             self._finish(job)
             return
         job.pending = token
@@ -333,9 +319,9 @@ class ModelEngine:
                 text=job.text, prompt_tokens=len(job.prompt), completion_tokens=len(job.generated),
                 evaluated=job.evaluated, needed=job.needed, prompt_s=job.prompt_s, generation_s=job.generation_s))
 
-    def fail(self, job: Job, exc: BaseException) -> None:
-        """End ``job`` with ``exc``; its sequence forgets whatever it may have half computed."""
-        if job.seq >= 0:
+    def fail(self, job: Job, exc: BaseException, *, forget: bool = True) -> None:
+        """End ``job`` with ``exc``; its sequence forgets whatever it may have half computed (``forget``)."""
+        if job.seq >= 0 and forget:
             slot = self._slots[job.seq]
             self.context.forget(job.seq)
             slot.tokens, slot.canonical = [], 0

@@ -183,9 +183,12 @@ class NativeContext:
         llama_cpp.llama_memory_seq_rm(self.memory, seq, start, -1)
 
     def copy(self, source: int, target: int) -> None:
-        """Make ``target`` hold exactly what ``source`` holds (a copy of its stream, cell for cell)."""
-        llama_cpp.llama_memory_seq_rm(self.memory, target, -1, -1)
-        llama_cpp.llama_memory_seq_cp(self.memory, source, target, -1, -1)
+        """Make ``target`` hold exactly what ``source`` holds, now.
+
+        Through a saved state, not ``llama_memory_seq_cp``: across streams that copy waits for the next decode
+        (a restore into the source before then would be copied instead) and moves the whole stream.
+        """
+        self.restore(target, self.save(source))
 
     def save(self, seq: int) -> bytes:
         """The KV state of ``seq``, to put back with :meth:`restore` into any free sequence."""

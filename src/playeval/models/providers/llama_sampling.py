@@ -3,10 +3,11 @@
 A grammar sampler in front of the chain tests every one of the vocabulary's tokens (151,936 for Qwen) against the
 grammar before each pick, which made constrained generation a third slower than free generation. llama.cpp's own
 tools sample first and check only the token they picked; only when the grammar refuses it do they filter the whole
-vocabulary and sample again. :class:`TokenSampler` does the same. The tokens it yields follow the same
-distribution as filtering first (a token the grammar allows is picked with its probability divided by the allowed
-mass either way); a given seed picks other tokens than the filter-first chain did, so replies differ from the
-ones playeval recorded before this sampler (documented in ``docs/models.md``).
+vocabulary and sample again. :class:`TokenSampler` does the same. Greedy decoding picks the same token either way.
+Sampling follows the same distribution as filtering first only without truncation; top-k, top-p and min-p cut
+the unconstrained distribution before the check, which can weigh the allowed tokens differently (as in llama.cpp's
+own sampler). A given seed picks other tokens than the filter-first chain did, so replies differ from the ones
+playeval recorded before this sampler (``docs/models.md``).
 """
 
 from __future__ import annotations

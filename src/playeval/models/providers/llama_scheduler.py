@@ -1,10 +1,10 @@
-"""The one thread that drives every embedded model: prompts batched together, then generation steps.
+"""The one thread that drives every embedded model: each prompt in turn, then generation steps.
 
 All llama.cpp work of a provider runs here, so two models never fight over the cores (on a 2-core machine two
 decoders at once ran slower together than one after the other). Between generation steps the thread admits new
-requests and evaluates their prompts, the tails of several conversations in one batch when they fit (a tail of
-8 rows or more is computed the same in any batch; ``llama_engine``); each step then decodes one token of every
-generating conversation of a model, in groups of ``group`` conversations (1 by default: each alone).
+requests and evaluates their prompts, one conversation per decode (``llama_engine`` says why); each step then decodes
+one token of every generating conversation of a model, in groups of ``group`` conversations (1 by default: each
+alone).
 
 Why generation is not batched by default: it gains nothing on this CPU. A decode of fewer than 8 rows computes
 each row on its own, reading all the weights once per row, so four conversations decoded together took as long as
@@ -73,31 +73,34 @@ class Scheduler:
                 self._turn(incoming)
             except Exception as exc:  # a bug here must not leave callers waiting forever
                 _log.exception("the local model thread failed")
-                for engine, job in [*incoming, *self._active]:
-                    if not job.future.done():
+                with self._cond:
+                    queued = list(self._queue)
+                    self._queue.clear()
+                for engine, job in [*incoming, *self._active, *queued]:
+                    if not job.done:
+                        if not job.future.done() and not job.future.running():
+                            job.future.set_running_or_notify_cancel()
                         engine.fail(job, exc)
                 self._active = []
 
     def _turn(self, incoming: list[tuple[ModelEngine, Job]]) -> None:
         waiting: list[tuple[ModelEngine, Job]] = []
-        admitted: dict[int, tuple[ModelEngine, list[Job]]] = {}
         for engine, job in incoming:
-            if job.abandoned:
-                job.future.cancel()
+            if job.done:
+                continue
+            if job.abandoned and job.future.cancel():
+                job.done = True
                 continue
             if not engine.admit(job):
                 waiting.append((engine, job))
             elif not job.done:
-                admitted.setdefault(id(engine), (engine, []))[1].append(job)
-        for engine, jobs in admitted.values():
-            engine.prefill(jobs)
-            self._active.extend((engine, job) for job in jobs if not job.done)
+                self._active.append((engine, job))
         if waiting:
             with self._cond:
                 self._queue.extendleft(reversed(waiting))
         by_engine: dict[int, tuple[ModelEngine, list[Job]]] = {}
         for engine, job in self._active:
-            if job.pending is not None:
+            if job.pending is not None and not job.done:
                 by_engine.setdefault(id(engine), (engine, []))[1].append(job)
         for engine, jobs in by_engine.values():
             for start in range(0, len(jobs), self._group):

@@ -101,6 +101,7 @@ class LocalProvider:
         self._vocabularies: dict[Path, Vocabulary] = {}
         self._engine_lock = threading.Lock()
         self._scheduler: Scheduler | None = None
+        self._closed = False
 
     @property
     def model_dir(self) -> Path:
@@ -166,6 +167,7 @@ class LocalProvider:
 
     def _close(self) -> None:
         with self._engine_lock:
+            self._closed = True
             scheduler, self._scheduler = self._scheduler, None
             engines = list(self._engines.values())
             self._engines.clear()
@@ -199,13 +201,20 @@ class LocalProvider:
         from playeval.models.providers.llama_scheduler import Scheduler
 
         with self._engine_lock:
+            if self._closed:
+                raise ModelError("the local model provider is closed")
             if self._scheduler is None:
-                self._scheduler = Scheduler(group=batch_group())
+                try:
+                    self._scheduler = Scheduler(group=batch_group())
+                except ValueError as exc:
+                    raise ModelError(str(exc)) from None
             return self._scheduler
 
     def _engine(self, path: Path) -> ModelEngine:
         """The engine of the model at ``path``, loading it on first use (one copy of the weights)."""
         with self._engine_lock:
+            if self._closed:
+                raise ModelError("the local model provider is closed")
             engine = self._engines.get(path)
             if engine is None:
                 engine = self._engines[path] = self._load(path)
@@ -224,7 +233,11 @@ class LocalProvider:
         model = NativeModel(path, extra_buffers=extra)
         cells = min(self._n_ctx, model.n_ctx_train) if model.n_ctx_train > 0 else self._n_ctx
         sequences = max(2, min(16, self._kv_bytes // max(1, model.kv_bytes_per_token * cells)))
-        threads = self._n_threads if self._n_threads is not None else default_threads()
+        try:
+            threads = self._n_threads if self._n_threads is not None else default_threads()
+        except ValueError as exc:  # a bad PLAYEVAL_THREADS: one line, not a traceback
+            model.close()
+            raise ModelError(str(exc)) from None
         try:
             return ModelEngine(model, ContextShape(sequences=sequences, cells_per_sequence=cells), threads=threads,
                                saved_bytes=self._saved_bytes, invariant=not extra)
