@@ -148,11 +148,13 @@ def print_costs(costs: list[ModelCost]) -> None:
         return
     table = Table(title="cost: every model call of the run", box=box.SIMPLE_HEAD, padding=(0, 1))
     table.add_column("model", no_wrap=True)
-    for column in ("calls", "cached", "tokens in", "tokens out", "cost", *WORK_COLUMNS):
+    worked = bool(costs[-1].work.reported)  # the local backend's figures, shown only for a run that has them
+    for column in ("calls", "cached", "tokens in", "tokens out", "cost", *(WORK_COLUMNS if worked else ())):
         table.add_column(column, justify="right", no_wrap=True)
     for row in costs:
         table.add_row(row.model, str(row.calls), str(row.cached_calls), f"{row.prompt_tokens:,}",
-                      f"{row.completion_tokens:,}", format_usd(row.cost_usd), *work_cells(row.work))
+                      f"{row.completion_tokens:,}", format_usd(row.cost_usd),
+                      *(work_cells(row.work) if worked else ()))
     console = stdout()
     print_table(console, table)
     if costs[-1].work.reported:
