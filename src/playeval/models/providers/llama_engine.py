@@ -192,8 +192,9 @@ class ModelEngine:
         self.context.forget(seq)
         self._slots[seq] = _Slot()
 
-    def _best_source(self, seq: int, prompt: list[int], own: int) -> tuple[int, int] | None:
-        """Another sequence to copy a longer prefix from, as (sequence, tokens).
+    def _best_source(self, seq: int, prompt: list[int], own: int) -> tuple[int | bytes, int] | None:
+        """Another conversation to copy a longer prefix from, as (its sequence or its saved state, tokens): those
+        on sequences and those saved in memory.
 
         Copied cells must hold the same numbers this conversation would compute, so only another conversation's
         canonical prefix counts, and only when this one's own prefix is canonical too (else keeping its own
@@ -201,13 +202,14 @@ class ModelEngine:
         """
         if not self._invariant or own > self._slots[seq].canonical:
             return None
-        best: tuple[int, int] | None = None
-        for i, other in enumerate(self._slots):
-            if i == seq or not other.tokens:
-                continue
-            shared = common_prefix(other.tokens[:other.canonical], prompt)
+        best: tuple[int | bytes, int] | None = None
+        held: list[tuple[int | bytes, list[int], int]] = [
+            (i, other.tokens, other.canonical) for i, other in enumerate(self._slots) if i != seq and other.tokens]
+        held += [(saved.state, saved.tokens, saved.canonical) for saved in self._saved.values()]
+        for source, tokens, canonical in held:
+            shared = common_prefix(tokens[:canonical], prompt)
             if shared > own and (best is None or shared > best[1]):
-                best = (i, shared)
+                best = (source, shared)
         return best
 
     def _prepare(self, job: Job, slot: _Slot) -> None:
@@ -222,7 +224,11 @@ class ModelEngine:
         own = common_prefix(slot.tokens, prompt)
         source = self._best_source(job.seq, prompt, own)
         if source is not None:
-            self.context.copy(source[0], job.seq)
+            origin = source[0]
+            if isinstance(origin, bytes):
+                self.context.restore(job.seq, origin)
+            else:
+                self.context.copy(origin, job.seq)
             slot.tokens, slot.canonical, own = list(prompt[:source[1]]), source[1], source[1]
         keep = max(0, min(own, len(prompt) - MIN_ROWS))
         self.context.forget(job.seq, keep)
