@@ -305,10 +305,10 @@ def _figures(result: RunFigures) -> list[tuple[str, float | None]]:
 def _value(label: str, value: float | None) -> str:
     if value is None:
         return "-"
+    if label.endswith("/ needed"):  # before "needed" below, which this label also ends with
+        return f"{value:.2f}x"
     if label.endswith(("calls", "tokens sent", "evaluated", "needed", "completion tokens")):
         return f"{value:,.0f}"
-    if label.endswith("/ needed"):
-        return f"{value:.2f}x"
     return f"{value:,.1f}"
 
 
