@@ -111,9 +111,10 @@ JUDGE_QUESTION = VerdictQuestion(answers=("yes", "no"), accept=("yes",), lead="V
                                  explained_after="\nReason:")
 """Where the judge's reply holds its verdict (``core.verdicts``)."""
 
-GUESS_GRAMMAR = 'root ::= "GUESS: " [^\\n<\\[] [^\\n]{4,299}\n'
+GUESS_GRAMMAR = 'root ::= "GUESS: " [^\\n<\\[:] [^\\n:]{4,299}\n'
 """A guess: it may not open with '<' or '[', so a model cannot copy the instructions' template
-(``GUESS: <the rule in words, ...>``) as its guess."""
+(``GUESS: <the rule in words, ...>``) as its guess, and holds no ':', so it cannot write a second move
+(``GUESS: 56 ... or 'MORE: 56'``, which SmolLM2 wrote, copying the instructions) that the parser refuses."""
 _TEMPLATE_GUESS = re.compile(r"^\s*[<\[].*[>\]]\s*$|^\s*(?:the\s+)?rule(?:\s+in\s+words)?\s*$",
                              re.IGNORECASE | re.DOTALL)
 """A guess that is the instructions' placeholder rather than a rule: ``<the rule in words>``, ``[rule]``,
@@ -133,7 +134,7 @@ def move_grammar(left: int) -> str:
     if left < 1:
         return GUESS_GRAMMAR
     counts = " | ".join(f'"{count}"' for count in range(1, left + 1))
-    return f'root ::= "MORE: " ({counts}) | "GUESS: " [^\\n<\\[] [^\\n]{{4,299}}\n'
+    return f'root ::= "MORE: " ({counts}) | "GUESS: " [^\\n<\\[:] [^\\n:]{{4,299}}\n'
 
 
 # The count is ASCII digits with no sign before them: "MORE: -3" and "MORE: " + a full-width 3 are format errors, not
