@@ -98,5 +98,8 @@ def test_a_run_of_the_largest_n_starts_at_once(tmp_path: Path) -> None:
     with Store.open(db) as store:
         assert store.get_run(run_id).config["n"] == MAX_N
         indexes = {m.match_index for m in store.run_matches(run_id)}
-    # the matches taken in plan order, a few at a time (how many landed before SIGTERM depends on the machine)
-    assert indexes == set(range(len(indexes))) and len(indexes) <= 50, sorted(indexes)
+    # the matches taken in plan order, a few at a time (how many landed before SIGTERM depends on the machine): every
+    # index below the last one stored, but for the match that started beside it (--concurrency 2 starts two at
+    # once, and their rows may be stored in either order; CI once stopped with 5 stored and 4 not yet)
+    missing = set(range(max(indexes) + 1)) - indexes
+    assert len(missing) <= 1 and len(indexes) <= 50, sorted(indexes)
