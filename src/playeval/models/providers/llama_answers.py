@@ -12,7 +12,7 @@ next step reads again; the reading at the step that chose the answer's first let
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from playeval.core.verdicts import VerdictQuestion
@@ -43,16 +43,13 @@ class Vocabulary:
 class AnswerReader:
     """Records the answers' probabilities at each answer of one reply."""
 
-    def __init__(self, detokenize: Callable[[Sequence[int]], str], vocabulary: Vocabulary,
-                 question: VerdictQuestion) -> None:
-        self._detokenize = detokenize
+    def __init__(self, vocabulary: Vocabulary, question: VerdictQuestion) -> None:
         self._vocabulary = vocabulary
         self._spot = AnswerSpot(question)
         self._readings: dict[int, dict[str, float]] = {}
 
-    def observe(self, generated: Sequence[int], scores: Any) -> None:
-        """See the raw logits (``scores``) of the step after the reply's tokens so far (``generated``)."""
-        text = self._detokenize(generated) if generated else ""
+    def observe(self, text: str, scores: Any) -> None:
+        """See the raw logits (``scores``) of the step after the reply's ``text`` so far."""
         spot = self._spot.at(text)
         if spot is not None:
             rest, offset = spot

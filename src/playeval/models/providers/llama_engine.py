@@ -30,12 +30,13 @@ later prompt of the same conversation evaluated afresh (docs/models.md, "Reprodu
 
 from __future__ import annotations
 
+import logging
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from playeval.models.errors import ModelError
 from playeval.models.providers.llama_native import ContextShape, NativeContext, NativeModel
@@ -44,6 +45,8 @@ from playeval.models.providers.llama_sampling import Candidates, TokenSampler
 
 if TYPE_CHECKING:
     from playeval.models.providers.llama_answers import AnswerReader
+
+_log = logging.getLogger(__name__)
 
 MIN_ROWS = 8
 """The smallest batch that takes llama.cpp's large-batch kernels on the CPU (measured; see the module's doc)."""
@@ -71,7 +74,6 @@ class Job:
     make_sampler: Callable[[], TokenSampler]
     max_tokens: int
     stops: tuple[str, ...]
-    observe: Callable[[Sequence[int], Any], None] | None = None
     reader: AnswerReader | None = None
     grammar: str | None = None
     future: Future[Outcome] = field(default_factory=Future)
@@ -126,8 +128,6 @@ class ModelEngine:
         self._perfect = PerfectCache()
         self._tick = 0
         self.candidates = Candidates(model.n_vocab)
-        self.dropped = 0
-        """Saved conversations dropped for want of room (each will be evaluated afresh)."""
 
     @property
     def cells(self) -> int:
@@ -187,8 +187,10 @@ class ModelEngine:
             state = self.context.save(seq)
             self._saved[slot.key] = _Saved(slot.tokens, slot.canonical, state)
             while sum(len(s.state) for s in self._saved.values()) > self._saved_bytes and self._saved:
-                self._saved.popitem(last=False)
-                self.dropped += 1
+                dropped, _ = self._saved.popitem(last=False)
+                _log.warning("%s: conversation %s dropped from memory (saved_mb is full); it will be evaluated "
+                             "afresh, and its later replies may differ from a run that kept it",
+                             self.model.path.name, dropped)
         self.context.forget(seq)
         self._slots[seq] = _Slot()
 
@@ -289,8 +291,8 @@ class ModelEngine:
         """Pick the token after ``row``'s logits; finish the job or leave the token pending."""
         started = time.perf_counter()
         try:
-            if job.observe is not None:
-                job.observe(job.generated, self.context.logits(row))
+            if job.reader is not None:
+                job.reader.observe(b"".join(job.pieces).decode("utf-8", errors="replace"), self.context.logits(row))
             assert job.sampler is not None
             token = job.sampler.sample(self.context, row)
         except Exception as exc:
@@ -302,12 +304,13 @@ class ModelEngine:
             return
         job.generated.append(token)
         job.pieces.append(self.model.piece(token))
-        text = b"".join(job.pieces).decode("utf-8", errors="ignore")
-        cut = min((index for index in (text.find(stop) for stop in job.stops if stop) if index >= 0), default=-1)
-        if cut >= 0:
-            job.text = text[:cut]
-            self._finish(job, stopped=True)
-            return
+        if job.stops:
+            text = b"".join(job.pieces).decode("utf-8", errors="ignore")
+            cut = min((at for at in (text.find(stop) for stop in job.stops if stop) if at >= 0), default=-1)
+            if cut >= 0:
+                job.text = text[:cut]
+                self._finish(job, stopped=True)
+                return
         slot = self._slots[job.seq]
         limit = job.max_tokens if job.max_tokens > 0 else self.cells  # 0: until the conversation is full
         if job.abandoned or len(job.generated) >= limit or len(slot.tokens) + 1 >= self.cells:

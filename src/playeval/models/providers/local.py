@@ -13,7 +13,6 @@ import asyncio
 import importlib.util
 import os
 import threading
-from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -279,10 +278,6 @@ class LocalProvider:
 
         reader = None
         if request.answers is not None:
-            def detokenize(tokens: Sequence[int]) -> str:
-                return b"".join(model.piece(token) for token in tokens).decode("utf-8", errors="replace")
-
-            reader = AnswerReader(detokenize, self._vocabulary(engine), request.answers)
+            reader = AnswerReader(self._vocabulary(engine), request.answers)
         return Job(key=request.affinity or "", prompt=prompt, make_sampler=make_sampler,
-                   max_tokens=config.max_tokens, stops=stops, observe=reader.observe if reader is not None else None,
-                   reader=reader, grammar=grammar)
+                   max_tokens=config.max_tokens, stops=stops, reader=reader, grammar=grammar)
