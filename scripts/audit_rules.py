@@ -28,8 +28,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
-from playeval.games.rule_audit import RULE_GAMES, every_rule  # noqa: E402
-from playeval.guess_rule.audit import MIN_CHECK, MIN_UNITS, short, summarize, table  # noqa: E402
+from playeval.games.rule_audit import RULE_GAMES, every_rule
+from playeval.guess_rule.audit import MIN_CHECK, MIN_UNITS, short, summarize, table
 
 
 def main(argv: Iterable[str] | None = None) -> int:

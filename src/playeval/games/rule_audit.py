@@ -34,7 +34,6 @@ from playeval.games.functions_picnic.game import MAX_UNITS as FUNCTION_UNITS
 from playeval.games.functions_picnic.game import FunctionsPicnic
 from playeval.games.functions_picnic.library import LIBRARY
 from playeval.games.math.rules import MathGame
-from playeval.games.math.sequences import HELD_OUT as MATH_HELD_OUT
 from playeval.games.math.sequences import SEQUENCE_LENGTH, MathRule, Op, Step, held_out
 from playeval.games.static_picnic.data import load_items, load_rules
 from playeval.games.static_picnic.rules import HELD_OUT_PER_SIDE, MAX_UNITS, StaticPicnic
