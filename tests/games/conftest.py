@@ -16,7 +16,7 @@ from playeval.models.weights import default_model_dir, locate_weights
 async def small_hub() -> AsyncIterator[ModelHub]:
     """A hub that serves ``local/smollm2-135m`` uncached; skips when llama.cpp or the weights are missing."""
     if importlib.util.find_spec("llama_cpp") is None:
-        pytest.skip("llama-cpp-python is not installed: pip install llama-cpp-python")
+        pytest.skip("llama-cpp-python is not installed: pip install 'playeval[local]'")
     try:
         locate_weights(LOCAL_MODELS["smollm2-135m"].weights)
     except MissingWeights as exc:

@@ -44,7 +44,7 @@ def real_model_dir() -> Path:
 
 def require_local(name: str) -> None:
     if importlib.util.find_spec("llama_cpp") is None:
-        pytest.skip("llama-cpp-python is not installed: pip install llama-cpp-python")
+        pytest.skip("llama-cpp-python is not installed: pip install 'playeval[local]'")
     try:
         locate_weights(LOCAL_MODELS[name].weights)
     except MissingWeights as exc:

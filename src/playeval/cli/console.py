@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 if TYPE_CHECKING:  # every command imports this module; the games' core is for the commands that use it
@@ -36,7 +37,9 @@ def stderr() -> Console:
 
 
 def fail(message: str, code: int = 2) -> NoReturn:
-    stderr().print(f"[bold red]error:[/] {message}", markup=True, soft_wrap=True)
+    """Print ``error: message`` and exit. The message is text, not markup: rich read ``pip install
+    'playeval[local]'`` as a style tag and printed ``pip install 'playeval'``."""
+    stderr().print(f"[bold red]error:[/] {escape(message)}", markup=True, soft_wrap=True)
     raise SystemExit(code)
 
 

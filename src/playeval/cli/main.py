@@ -64,10 +64,32 @@ app = typer.Typer(
 )
 
 
+def installed_version() -> str:
+    """The version pip installed (the distribution's metadata), else the source tree's ``playeval.__version__``
+    when playeval runs from a checkout it was never installed from. Read only when asked: start-up stays light."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("playeval")
+    except PackageNotFoundError:
+        from playeval import __version__
+
+        return __version__
+
+
+def _print_version(asked: bool) -> None:
+    if asked:
+        typer.echo(f"playeval {installed_version()}")
+        raise typer.Exit()
+
+
 @app.callback()
-def _playeval() -> None:
-    """Nothing to do before a command: typer builds a group (and so the listing) only for an app with a callback
-    or a command of its own, and every command here is added later, when used."""
+def _playeval(
+    version: bool = typer.Option(False, "--version", is_eager=True, callback=_print_version,
+                                 help="Print playeval's version and exit."),
+) -> None:
+    """Nothing to do before a command but ``--version``: typer builds a group (and so the listing) only for an app
+    with a callback or a command of its own, and every command here is added later, when used."""
 
 
 def failure_line(err: Exception) -> str | None:

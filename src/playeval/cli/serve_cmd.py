@@ -24,14 +24,14 @@ closes it while they think, and a move sent as it closes fails on the reused con
 
 
 def _check_models(models: tuple[str, ...], use_cache: bool, *, calibration: bool = True) -> None:
-    """Unknown models and missing API keys fail here, before the server starts, with the provider's message; so
-    does a calibration file that cannot be read (the arena looks the models' calibrations up as tables are set
-    up)."""
+    """Unknown models, missing API keys and a local model without its extra or weights fail here, before the
+    server starts, with the provider's message (not at a person's first move); so does a calibration file that
+    cannot be read (the arena looks the models' calibrations up as tables are set up)."""
 
     async def check() -> None:
         async with ModelHub(use_cache=use_cache) as hub:
             for address in models:
-                hub.get(address)
+                hub.check(address)
 
     asyncio.run(check())
     if calibration:

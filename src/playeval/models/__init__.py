@@ -22,7 +22,14 @@ from playeval.models.calibration import (
     save_calibration,
 )
 from playeval.models.catalog import DEFAULT_MODEL, KNOWN_LOCAL_MODELS
-from playeval.models.errors import MissingAPIKey, MissingWeights, ModelError, TransientModelError, UnknownModel
+from playeval.models.errors import (
+    MissingAPIKey,
+    MissingExtra,
+    MissingWeights,
+    ModelError,
+    TransientModelError,
+    UnknownModel,
+)
 from playeval.models.model import MAX_TIMEOUT_S, Model, check_timeout, to_call_record
 from playeval.models.providers.mock import MockScript
 from playeval.models.registry import ModelHub
@@ -38,6 +45,7 @@ __all__ = [
     "CalibrationError",
     "GenerationConfig",
     "MissingAPIKey",
+    "MissingExtra",
     "MissingWeights",
     "MockScript",
     "Model",

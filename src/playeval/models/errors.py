@@ -32,3 +32,14 @@ class UnknownModel(ModelError):
 
 class MissingWeights(ModelError):
     """A local model whose weights package is not installed; the message holds the install command."""
+
+
+class MissingExtra(ModelError):
+    """A provider whose optional dependencies, an extra of playeval, are not installed: ``pip install playeval``
+    leaves out what needs compiling (llama.cpp for the embedded model), so the message names the one command that
+    adds it."""
+
+    def __init__(self, what: str, extra: str) -> None:
+        super().__init__(f"{what} needs playeval's [{extra}] extra, not installed; add it with: "
+                         f"pip install 'playeval[{extra}]'")
+        self.extra = extra

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from playeval.models.catalog import LOCAL_MODELS
-from playeval.models.errors import MissingWeights, ModelError, UnknownModel
+from playeval.models.errors import MissingExtra, MissingWeights, ModelError, UnknownModel
 from playeval.models.grammar import constraint_grammar
 from playeval.models.transcript import TURN_MARKERS, render_transcript
 from playeval.models.types import ModelRequest, ProviderResult
@@ -55,6 +55,17 @@ def batch_group() -> int:
     if not raw.isdigit() or not 1 <= int(raw) <= 7:
         raise ValueError(f"PLAYEVAL_LOCAL_BATCH must be a whole number from 1 to 7, not {raw!r}")
     return int(raw)
+
+
+LOCAL_EXTRA = "local"
+"""The extra of playeval that holds the embedded model: llama-cpp-python and the default model's weights."""
+
+
+def require_llama_cpp(address: str) -> None:
+    """Raise ``MissingExtra`` (one line naming ``pip install 'playeval[local]'``) unless llama-cpp-python is
+    installed: ``pip install playeval`` leaves it out, since installing it compiles llama.cpp. Nothing is imported."""
+    if importlib.util.find_spec("llama_cpp") is None:
+        raise MissingExtra(f"{address}: the embedded model", LOCAL_EXTRA)
 
 
 def _one_line(exc: BaseException) -> str:
@@ -120,9 +131,11 @@ class LocalProvider:
 
     def check_ready(self, model_name: str) -> None:
         """Raise ``ModelError`` (``MissingWeights`` with the pip command) unless ``local/<model_name>`` can be
-        loaded: a known name or an existing file, its weights installed, llama-cpp-python installed. Nothing is
+        loaded: a known name or an existing file, llama-cpp-python installed, its weights installed. Nothing is
         loaded or joined (a run checks every model this way before it is created)."""
         self.check_model(model_name)
+        # first: without the extra the default weights are missing too, and the extra brings both
+        require_llama_cpp(f"local/{model_name}")
         spec = LOCAL_MODELS.get(model_name)
         if spec is not None:
             try:
@@ -132,8 +145,6 @@ class LocalProvider:
         elif model_name.startswith("hf:") and importlib.util.find_spec("huggingface_hub") is None:
             raise MissingWeights(f"local/{model_name}: downloading from the Hugging Face hub needs: "
                                  "pip install huggingface_hub")
-        if importlib.util.find_spec("llama_cpp") is None:
-            raise ModelError(f"local/{model_name}: local models need llama-cpp-python: pip install llama-cpp-python")
 
     async def generate(self, model_name: str, request: ModelRequest) -> ProviderResult:
         self.check_model(model_name)
@@ -181,6 +192,7 @@ class LocalProvider:
         with self._resolve_lock:
             target = self._targets.get(model_name)
             if target is None:
+                require_llama_cpp(f"local/{model_name}")  # before the weights, as check_ready does
                 target = self._locate(model_name)
                 self._targets[model_name] = target
             return target
@@ -225,8 +237,11 @@ class LocalProvider:
             from playeval.models.providers.llama_loader import use_extra_buffers
             from playeval.models.providers.llama_native import ContextShape, NativeModel
         except ImportError as exc:
-            raise ModelError(
-                f"local models need llama-cpp-python ({_one_line(exc)}): pip install llama-cpp-python"
+            if exc.name == "llama_cpp":  # not installed at all
+                raise MissingExtra("the embedded model", LOCAL_EXTRA) from exc
+            raise ModelError(  # installed but broken (a shared library that does not load): the extra is there
+                f"llama-cpp-python is installed but does not import ({_one_line(exc)}); reinstall it with: "
+                "pip install --force-reinstall --no-deps llama-cpp-python"
             ) from exc
         extra = use_extra_buffers(self._extra_buffers)
         model = NativeModel(path, extra_buffers=extra)
