@@ -17,6 +17,8 @@ from pathlib import Path
 import pytest
 import yaml
 
+from playeval.core import default_registry
+
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
 README = ROOT / "README.md"
@@ -35,7 +37,9 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     if importlib.util.find_spec("mkdocs") is None:
         pytest.fail("mkdocs is not installed; pip install -e '.[docs]' (the test extra brings it)", pytrace=False)
     out = tmp_path_factory.mktemp("site")
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}  # Material's banner about its successor, not a build warning
+    # Material's banner about its successor is not a build warning; the hook imports this checkout's playeval
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1",
+           "PYTHONPATH": os.pathsep.join(filter(None, (str(ROOT / "src"), os.environ.get("PYTHONPATH"))))}
     done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(out)], cwd=ROOT,
                           env=env, capture_output=True, text=True, check=False, timeout=300)
     log = done.stdout + done.stderr
@@ -133,3 +137,16 @@ def test_every_readme_page_link_points_into_the_nav() -> None:
         path = link.partition("#")[0]
         if path.startswith("docs/") and path.endswith(".md"):
             assert path.removeprefix("docs/") in in_nav, f"README.md links to {path}, which is not in the nav"
+
+
+def test_every_built_in_game_has_its_declarations_on_a_games_page(site: Path) -> None:
+    """Each game's page carries the marker the docs hook turns into its levels, seats, roles and options."""
+    marked = {game_id: page for page in (DOCS / "games").glob("*.md")
+              for game_id in re.findall(r"<!-- playeval-game: ([a-z_]+) -->", page.read_text(encoding="utf-8"))}
+    registry = default_registry()
+    assert set(registry.ids()) <= set(marked), f"games without a page: {set(registry.ids()) - set(marked)}"
+    for game_id, page in marked.items():
+        html = (site / "games" / page.stem / "index.html").read_text(encoding="utf-8")
+        assert f"Levels, seats and options of <code>{game_id}</code>" in html
+        for name in [option.name for option in registry.get(game_id).options]:
+            assert f"<code>{name}</code>" in html, f"{game_id}'s option {name} is not on {page.name}"
