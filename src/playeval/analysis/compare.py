@@ -55,6 +55,9 @@ class Refusal:
 
 @dataclass(frozen=True)
 class Comparisons:
+    """What ``compare`` made of every pair of rankings: the comparisons, the pairs refused and why, and the
+    fewest shared models and scored matches a comparison needs to be told from chance."""
+
     rows: list[Comparison]
     refused: list[Refusal]
     needed_models: int

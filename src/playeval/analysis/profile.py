@@ -25,6 +25,9 @@ def skills(registry: GameRegistry) -> tuple[str, ...]:
 
 @dataclass(frozen=True)
 class SkillStanding:
+    """A model's mean rank among the run's models on one reasoning skill (``None`` where no metric of it was
+    measured), with the metrics behind it."""
+
     skill: str
     rank: float | None
     metrics: tuple[tuple[str, str, float | None], ...]
@@ -33,6 +36,8 @@ class SkillStanding:
 
 @dataclass(frozen=True)
 class Profile:
+    """A model's capability profile: its standing on each skill Table 1 maps the metrics to."""
+
     model: str
     skills: tuple[SkillStanding, ...]
 

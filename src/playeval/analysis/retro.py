@@ -60,6 +60,9 @@ class RetroPlan:
 
 @dataclass(frozen=True)
 class RetroSummary:
+    """What a retrospective pass did: outputs produced, failed, already stored, and matches it could not
+    analyse."""
+
     produced: int
     failed: int
     stored_before: int

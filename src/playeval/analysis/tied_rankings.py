@@ -25,6 +25,7 @@ from playeval.analysis.ranking import TauTest, kendall_tau_test, ranking_from_sc
 Item = TypeVar("Item", bound=Hashable)
 RankEntry = str | Sequence[str]
 Ranking = Sequence[RankEntry]
+"""Best first; an entry is one item, or a group of items tied at that place."""
 
 EXACT_TIED_MAX_ITEMS = 8
 """Up to this many items a tied ranking's null is counted over every pairing (8! = 40,320)."""

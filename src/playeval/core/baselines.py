@@ -40,8 +40,14 @@ from playeval.core.rng import derive_seed
 BASELINE_PROVIDER = "baseline"
 """The provider name of baseline players: ``baseline/random``, ``baseline/naive``..."""
 RANDOM = "random"
+"""The baseline every game provides: it plays at random (what it says, and when it guesses or how it votes), the
+floor of chance a model's rate is marked against."""
 NAIVE = "naive"
+"""A baseline that plays one simple fixed strategy (the same questions, the first item shown), reading nothing
+hidden."""
 PASSIVE = "passive"
+"""A baseline that does nothing useful on purpose (Taboo: neutral sentences, never a guess), where a game's rule
+rewards doing nothing."""
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
 from playeval.core.match import Action, MatchSpec, Outcome
 
 SCHEMA_VERSION = 2
+"""The version stored with every event; a reader upgrades older payloads (``upgrade_payload``)."""
 
 
 class SeatAssignment(BaseModel):
@@ -64,6 +65,8 @@ class _PartyEvent(_Event):
 
 
 class MatchStarted(_Event):
+    """The first event of every match: its spec (secret included) and who holds each seat and role."""
+
     type: Literal["match_started"] = "match_started"
     spec: MatchSpec
     seats: tuple[SeatAssignment, ...]
@@ -71,18 +74,24 @@ class MatchStarted(_Event):
 
 
 class AskIssued(_PartyEvent):
+    """A seat or role was asked to move (``attempt`` counts the re-asks after a rejected reply, from 0)."""
+
     type: Literal["ask"] = "ask"
     kind: str
     attempt: int
 
 
 class ReplyReceived(_PartyEvent):
+    """The reply to the open ask, with the ids of the model calls that made it (none for a person or script)."""
+
     type: Literal["reply"] = "reply"
     text: str
     call_ids: tuple[int, ...] = ()
 
 
 class ReplyRejected(_PartyEvent):
+    """A reply the game refused, as a format error or a rule violation, with the reason the party is shown."""
+
     type: Literal["rejected"] = "rejected"
     error: Literal["format", "rule"]
     reason: str
@@ -90,6 +99,8 @@ class ReplyRejected(_PartyEvent):
 
 
 class ActionApplied(_Event):
+    """A parsed, legal move applied to the state: the state is the fold of these actions."""
+
     type: Literal["action"] = "action"
     action: Action
 
@@ -114,6 +125,8 @@ class SeatTakenOver(_Event):
 
 
 class MatchEnded(_Event):
+    """The last event of a finished match: its outcome (winners, per-seat results, or why it was aborted)."""
+
     type: Literal["match_ended"] = "match_ended"
     outcome: Outcome
 
@@ -123,6 +136,7 @@ Event = Annotated[
     | MatchEnded,
     Field(discriminator="type"),
 ]
+"""Any event of the log, told apart by its ``type`` field."""
 
 EVENT_ADAPTER: TypeAdapter[Event] = TypeAdapter(Event)
 
@@ -136,4 +150,5 @@ def upgrade_payload(schema_version: int, payload: dict[str, Any]) -> dict[str, A
 
 
 def parse_event(payload: dict[str, object]) -> Event:
+    """The event a stored payload holds, of the class its ``type`` names (pydantic's error when it is not one)."""
     return EVENT_ADAPTER.validate_python(payload)

@@ -113,6 +113,9 @@ def panel_options(roles: Sequence[RoleInfo], binding_of: Callable[[str], str | N
 
 
 class LevelInfo(_Info):
+    """A level of the game (``--level N``) and what it changes, in words shown by ``playeval games`` and the
+    arena."""
+
     level: int
     description: str
 

@@ -46,6 +46,8 @@ class GameRegistry:
 
 
 def default_registry() -> GameRegistry:
+    """A new registry of the built-in games and every game installed through the ``playeval.games`` entry point
+    (built afresh on each call, so a game installed meanwhile is found)."""
     from playeval.games import BUILTIN_GAMES
 
     registry = GameRegistry()

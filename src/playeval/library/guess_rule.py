@@ -46,6 +46,12 @@ class GuessRuleError(PlayevalError):
 
 
 class _GuessTheRuleGame:
+    """The paper's library interface, shared by the four games: ``create_game_instance()`` (or ``load_game``) starts a
+    stored match, then ``get_more_examples``, ``validate_guess`` and ``get_game_summary`` play it as the player
+    seat. ``difficulty`` is ``L1`` to ``L3``; ``judge`` is the judge role's binding (a model address, ``local`` or
+    ``scripted``; default the local model); ``db`` the store's URL (default the user's store); other keyword
+    arguments are the game's options (``playeval games``)."""
+
     game_id: ClassVar[str]
     other_roles: ClassVar[tuple[str, ...]] = ()
     """Roles besides the judge that the caller binds (keyword arguments of the same names; a model address,
@@ -76,6 +82,7 @@ class _GuessTheRuleGame:
 
     @property
     def uuid(self) -> str | None:
+        """The current game's id (its match in the store), ``None`` before one is created or loaded."""
         return self._uuid
 
     def create_game_instance(self) -> str:
@@ -228,6 +235,9 @@ def _assignment(role: str, binding: str) -> RoleAssignment:
 
 
 class StaticGoingOnAPicnic(_GuessTheRuleGame):
+    """Static Picnic: the rule is a fixed category of items (WordNet categories; two or three at once at the higher
+    levels), drawn from the match's seed; only the judge is a model."""
+
     game_id: ClassVar[str] = "static_picnic"
 
 
@@ -246,10 +256,16 @@ class _WrittenRuleGame(_GuessTheRuleGame):
 
 
 class CodeFunctionsPicnic(_WrittenRuleGame):
+    """Code Functions Picnic: the rule is a hidden Python function of a word's letters, from the reviewed library
+    or, with ``rules="generated"``, written by the game master."""
+
     game_id: ClassVar[str] = "functions_picnic"
 
 
 class MathGuessTheRuleGame(_WrittenRuleGame):
+    """The Math Game: the rule makes each value of a number sequence from the one before it, drawn procedurally or,
+    with ``rules="generated"``, written by the game master."""
+
     game_id: ClassVar[str] = "math"
 
 
