@@ -8,9 +8,9 @@ the set holding every one of its categories; a rule whose categories fall on bot
 drawn when no set is named).
 
 Every category of 17 items or more has one level-1 rule, so level 1 splits about evenly whatever the split;
-levels 2 and 3 lose the rules that straddle it. The split is the best a seeded local search finds: start from a random assignment of
-the categories that level-2 and level-3 rules use, flip one category at a time while that keeps more rules whole
-(the smaller set's count at level 3 weighs more, as there are few such rules), from ``RESTARTS`` seeded starts.
+levels 2 and 3 lose the rules that straddle it. The split is the best a seeded local search finds: start from a
+random assignment of the categories that level-2 and level-3 rules use, flip one category at a time while that
+keeps more rules whole (the smaller set's count at level 3 weighs more), from ``RESTARTS`` seeded starts.
 The categories no level-2 or level-3 rule uses (``items.json`` lists them all, also those in no rule) then go,
 in sorted order, to the half with fewer categories.
 

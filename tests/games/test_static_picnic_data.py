@@ -11,7 +11,6 @@ import re
 from collections import Counter
 from functools import cache
 from importlib.resources import files
-from itertools import combinations
 from typing import Any
 
 import pytest
