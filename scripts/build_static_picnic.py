@@ -13,13 +13,13 @@ the picnic. This script regenerates the data the game ships:
   categories) and level 3 (items in all of three categories), each with its positive items.
 
 Everything comes from WordNet 3.0 as Debian packages it (``wordnet-base``), read with
-NLTK's WordNet reader. A word list (Debian's ``wamerican-small``, SCOWL size 35) is used
+NLTK's WordNet reader. A word list (Debian's ``wamerican``, SCOWL size 50) is used
 only as a filter that keeps common words. See ``data/PROVENANCE.md`` for the filters and
 the licences. The game itself never imports NLTK: it reads the shipped JSON.
 
 What to install (none of it is a dependency of playeval)::
 
-    apt-get install -y wordnet-base wamerican-small
+    apt-get install -y wordnet-base wamerican
     python3 -m venv /tmp/picnic-venv && /tmp/picnic-venv/bin/pip install nltk
     /tmp/picnic-venv/bin/python scripts/build_static_picnic.py
 
@@ -46,11 +46,11 @@ from typing import Any, NoReturn
 REPO_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_OUT = REPO_ROOT / "src" / "playeval" / "games" / "static_picnic" / "data"
 DEFAULT_WORDNET_DIR = Path("/usr/share/wordnet")
-DEFAULT_WORDLIST = Path("/usr/share/dict/american-english-small")
+DEFAULT_WORDLIST = Path("/usr/share/dict/american-english")
 
 INSTALL_HINT = (
     "Install what this script needs (none of it is a dependency of playeval):\n"
-    "  apt-get install -y wordnet-base wamerican-small\n"
+    "  apt-get install -y wordnet-base wamerican\n"
     "  python3 -m venv /tmp/picnic-venv && /tmp/picnic-venv/bin/pip install nltk\n"
     "  /tmp/picnic-venv/bin/python scripts/build_static_picnic.py"
 )
@@ -338,6 +338,40 @@ BLOCKED_NAMES: frozenset[str] = names_from_text(
     """
 )
 
+# Names read by hand among the items the larger word list (SCOWL size 50, issue 23) added:
+# obscure, archaic or specialist words, other spellings of an item already in ("absinth",
+# "quahaug"), and words a player reads in another sense ("arctic" is an overshoe here,
+# "amazon" a parrot, "mademoiselle" a fish, "nonsmoker" a railway car). See PROVENANCE.md.
+BLOCKED_LARGER_LIST: frozenset[str] = names_from_text(
+    """
+    absinth, acanthus, adjutant, adz, afghan, alb, amazon, ambrosia, anthropoid, applejack, arborvitae, arbutus,
+    arctic, argyle, ascot, asp, babbler, babushka, bandoleer, baptistry, barrow, bedstead, bellwether, bevel, bier,
+    billy, biretta, bitters, bivalve, bling, bloodmobile, bloomer, bluebottle, bobtail, bodkin, bogy, bola, bolero,
+    bookmobile, borer, borsch, briar, brier, brig, brigantine, bruin, buckboard, bucksaw, buckskin, bur, burnous,
+    caisson, calabash, caldron, calliope, calypso, canvasback, caracul, carboy, carryall, cassia, cassock, catboat,
+    catchall, catgut, celesta, censer, cesspool, cetacean, chaise, chanter, chasuble, chatterer, chemise, chessman,
+    chigger, chimaera, chino, chitterlings, chronometer, chrysalis, cinchona, cinnabar, citron, civies, clarion,
+    clincher, cloche, clodhopper, cockscomb, coif, commissary, commode, congress gaiter, constrictor, cootie,
+    coronet, corsair, countersink, coverlet, cowl, crape, credenza, creel, creeper, crinoline, crucible, cruet,
+    culotte, dabbler, damask, dashiki, davenport, demijohn, demitasse, dentifrice, depilatory, dhoti, dibble, dinky,
+    dipper, dodder, dodger, dogie, dory, doublet, dray, dreadnought, dredger, dun, duster, enlarger, equalizer,
+    finery, finisher, firebug, firewater, flagon, flatcar, flatiron, flatware, fob, folio, fondant, fryer, gaiter,
+    garden heliotrope, gimlet, grapnel, greasepaint, grenadier, grist, grog, gunnysack, hairdressing, hansom,
+    hardtack, harpy, herbage, herbal, hindquarter, hob, hod, hogshead, hooch, howler, insectivore, interceptor,
+    ironclad, jerkin, jessamine, jigger, jinrikisha, julienne, kamikaze, ketch, kingpin, lambkin, lancet, livelong,
+    livery, loaner, locoweed, longboat, mademoiselle, mailer, marabou, masher, mayflower, medic, menhaden, middy,
+    miter, monstrance, mouser, mufti, nanny, nightcap, nonpareil, nonsmoker, offal, osier, oxford, pachyderm,
+    pallet, pannier, papaw, pekoe, periwig, phial, philter, piccalilli, pillbox, pimpernel, pinto, piton, placental,
+    platen, plonk, poi, polonaise, pone, pontifical, popinjay, porringer, portmanteau, potbelly, pottage, prancer,
+    privateer, pyx, quahaug, quoit, reamer, reeve, refresher, remount, roan, romper, sackcloth, salver, samba,
+    sarcophagus, sawyer, scad, schrod, scow, scrambler, scrod, searcher, sectional, senna, sharpshooter, shiner,
+    shirtwaist, shooter, sidelight, simian, slider, snuffers, souse, spinner, spreader, stargazer, steamer, stilt,
+    swag, swizzle, tam, tare, tattler, teasel, toddy, togs, trousseau, trundle, tumbrel, tun, viand, viceroy, viol,
+    virginal, wassail, wedgie, wheeler, whistler, wimple, windjammer, wraparound, ungulate, ruminant, waterfowl,
+    songbird, flatfish, herbage, dun, sax, tyrannosaur, brontosaur, triceratops, pterodactyl, mastodon, swallowtail
+    """
+)
+
 # Names to use instead of a WordNet lemma that reads oddly on its own.
 DISPLAY_NAMES: dict[str, str] = {"serviette": "napkin", "sherbert": "sherbet"}
 
@@ -359,7 +393,110 @@ SENSE_OVERRIDES: dict[str, str] = {
     "tiger": "tiger.n.02",
     "volleyball": "volleyball.n.02",
     "whale": "whale.n.02",
+    # hand review (issue 23): the sense WordNet ranks first is not the one a player reads
+    "turtle": "turtle.n.02",  # the reptile, not the turtleneck sweater
+    "mink": "mink.n.03",  # the animal, not the mink coat
+    "ram": "ram.n.05",  # the male sheep, not the battering ram
+    "rose": "rose.n.01",  # the flower, not rose wine
+    "lollipop": "lollipop.n.02",  # hard candy on a stick, not the ice lolly
+    "beef": "beef.n.02",  # the meat, not "cattle reared for their meat"
 }
+
+# Hand review (issue 23): senses that never join an item as a companion, because a player
+# reading the name would not think of them.
+COMPANION_BLOCKED: frozenset[str] = frozenset({
+    "beef.n.01",  # "cattle reared for their meat": a player reads beef as meat, never as a cow
+})
+
+# Hand review (issue 23): senses an item also stands for, which the companion rules miss
+# (the food sense's definition does not say "flesh" or "meat"). A player reads "tuna" as
+# the fish as much as its meat, so it belongs to "fish".
+COMPANION_ADDED: dict[str, tuple[str, ...]] = {
+    "tuna": ("tuna.n.03",),
+    "sardine": ("sardine.n.02",),
+    "anchovy": ("anchovy.n.02",),
+    "smelt": ("smelt.n.02",),
+    "perch": ("perch.n.06",),
+}
+
+# Hand review (issue 23): categories an item belongs to that WordNet does not place it
+# under. The item gets each listed synset's categories and every category above them.
+# A young or male animal is listed in WordNet under "young mammal" or "male" only, so
+# "kitten" was not a cat, nor a mammal: the negatives of a rule are every item outside
+# it, so a missing member is shown as "may not come".
+CATEGORY_ADDED: dict[str, tuple[str, ...]] = {
+    "kitten": ("domestic_cat.n.01",),
+    "lamb": ("sheep.n.01",),
+    "calf": ("cattle.n.01",),
+    "colt": ("horse.n.01",),
+    "filly": ("horse.n.01",),
+    "foal": ("horse.n.01",),
+    "pup": ("canine.n.02",),
+    "puppy": ("dog.n.01",),
+    "cub": ("carnivore.n.01",),
+    "piglet": ("swine.n.01",),
+    "doe": ("deer.n.01",),
+    "stag": ("deer.n.01", "male.n.01"),
+    "rooster": ("male.n.01",),
+    "gander": ("male.n.01",),
+    "ram": ("male.n.01",),
+}
+
+# Hand review (issue 23): categories an item does not belong to for a player, though
+# WordNet places it there. The item leaves the listed category and every category below
+# it (fries leave "vegetable", and so "root vegetable" too, but stay "solid food").
+CATEGORY_EXCLUDED: dict[str, tuple[str, ...]] = {
+    # not climbing plants: a tuber, a pulse, a groundnut; "pepper" reads as the vegetable
+    "potato": ("vine.n.01",),
+    "lentil": ("vine.n.01",),
+    "peanut": ("vine.n.01",),
+    "pepper": ("vine.n.01",),
+    "fries": ("produce.n.01", "vegetable.n.01"),  # a cooked dish, not produce
+    "gondola": ("car.n.02",),  # read as the boat, not a railway car
+    "van": ("car.n.02",),  # read as the motor vehicle
+    "lorry": ("wagon.n.01",),  # a lorry is a truck
+    "bus": ("car.n.01",),  # a bus is not a car
+    "cash register": ("box.n.01",),
+    "safe": ("box.n.01",),
+    "mailbox": ("box.n.01",),
+    "locket": ("case.n.05",),
+    "ice pack": ("bag.n.01",),
+    "bib": ("linen.n.03",),
+    "candle": ("lamp.n.01",),  # a light source, not a lamp
+    "wheelchair": ("furniture.n.01",),
+    "flipper": ("shoe.n.01",),  # a swim fin
+    # cake.n.03 is any flat batter cake: a player reading "cakes" does not mean these
+    "tortilla": ("cake.n.03",),
+    "pancake": ("cake.n.03",),
+    "waffle": ("cake.n.03",),
+    "griddlecake": ("cake.n.03",),
+    # botanically arguable; players do not call them stone fruit
+    "almond": ("drupe.n.01",),
+    "blackberry": ("drupe.n.01",),
+    "raspberry": ("drupe.n.01",),
+    # cereal grasses: right botanically, but "popcorn is a grass" mixes senses
+    "popcorn": ("grass.n.01",),
+    "corn": ("grass.n.01",),
+    "rice": ("grass.n.01",),
+    "wheat": ("grass.n.01",),
+    "barley": ("grass.n.01",),
+    "oat": ("grass.n.01",),
+    "millet": ("grass.n.01",),
+    "sorghum": ("grass.n.01",),
+    "buckwheat": ("grass.n.01",),
+    "condensed milk": ("beverage.n.01",),  # not a drink
+    "dove": ("bird.n.02", "food.n.02"),  # doubtful as food
+    "duckling": ("bird.n.02", "food.n.02"),
+    "margarine": ("flavorer.n.01", "condiment.n.01"),  # a spread
+    "toothpaste": ("cleansing_agent.n.01",),
+    "shampoo": ("cleansing_agent.n.01",),
+}
+
+# Hand review (issue 23): a food named after its plant ("apple", "cinnamon", "blueberry")
+# takes the plant's categories through its companion sense, but a player reading "apple"
+# does not think of a tree or a shrub. A companion plant sense of an item whose own sense
+# is a food gives no category at or below this synset.
+FOOD_COMPANION_NOT_BELOW = "woody_plant.n.01"
 
 # ---------------------------------------------------------------------------------------
 # Categories: WordNet synsets that are hypernyms of items, with readable labels.
@@ -401,14 +538,9 @@ CATEGORY_SPECS: tuple[CategorySpec, ...] = (
     _spec("produce.n.01", "produce", mass=True),
     _spec("clothing.n.01", "clothing", mass=True),
     _spec("wood.n.01", "wood", mass=True),
-    # colours (a companion sense: the item's name is also a colour)
-    _spec("color.n.01", "color name"),
-    _spec("red.n.01", "shade of red", plural="shades of red"),
-    _spec("orange.n.02", "shade of orange", plural="shades of orange"),
-    _spec("yellow.n.01", "shade of yellow", plural="shades of yellow"),
-    _spec("pink.n.01", "shade of pink", plural="shades of pink"),
-    _spec("purple.n.01", "shade of purple", plural="shades of purple"),
-    _spec("brown.n.01", "shade of brown", plural="shades of brown"),
+    # No colour-name kinds ("color name", "shade of brown"): they came from companion senses
+    # only ("salmon", "olive", "chalk" are also colours), a sense mix the hand review of
+    # issue 23 found misleading. The colour facets (from definitions) remain.
     # mammals
     _spec("mammal.n.01", "mammal"),
     _spec("carnivore.n.01", "carnivore"),
@@ -739,12 +871,42 @@ FACET_IGNORED: dict[str, frozenset[str]] = {
     }),
 }
 
+# Hand review (issue 23): items a facet is wrong for, though a definition above gives it.
+# Size words in definitions are relative to the kind ("small wolf", "small warship",
+# "large nut"); origins and habitats are often a range or a parent's; colours a part's.
+FACET_ITEM_EXCLUDED: dict[str, frozenset[str]] = {
+    "small": names_from_text("""
+        blimp, destroyer, dolphin, sports car, coyote, bronco, mustang, donkey, gazelle, canoe, kayak, sailboat,
+        cot, crib, porpoise, dingo, jackal, minivan, pony, warship, gunboat, minesweeper, frigate, corvette"""),
+    "large": names_from_text("""
+        almond, cashew, peanut, pecan, pistachio, walnut, hornet, dragonfly, tablespoon, hedgehog, bunny, hare,
+        kingfisher, jackknife, tarantula, bullfrog, hazelnut, filbert, butternut, beechnut, brazil nut, horsefly,
+        jackrabbit, mandrill"""),
+    "asian": names_from_text("coyote, grizzly, anteater"),
+    "european": names_from_text("coyote, grizzly, tarantula"),
+    "american": names_from_text("eel, flounder, plaice, lark, cuckoo, partridge, wolf, fries"),
+    "red": names_from_text("woodchuck"),
+    "yellow": names_from_text("grizzly, goldfish, teak"),
+    "white": names_from_text("termite, freezer, refrigerator, fox terrier"),
+    "black": names_from_text("fox terrier"),
+    "tropical": names_from_text("basil, marigold, petunia, firefly, giraffe"),
+    "aquatic": names_from_text("dragonfly, lifeboat, toad"),
+}
+
 # A rule with a facet must name exactly one kind (a hypernym category), and that kind must
 # hold at most this share of the items: "small sweet baked goods", not "small sweet
 # living things".
 MAX_FACET_KIND_SHARE = 0.2
 
 MIN_POSITIVES = 4
+"""Items a category needs to be kept (it may then be part of a rule of level 2 or 3)."""
+MIN_RULE_POSITIVES = 17
+"""Items a rule needs (issue 23): the game keeps min(5, P // 2) of a rule's P items for the check and shows the
+rest one a unit, 2 of them in turn 1, so 10 check items and 10 units after turn 1 need 5 + 2 + 10 = 17."""
+MAX_RELATED_SHARE = 0.3
+"""The broadest kind that may hold the kinds of an "either" rule (``related``)."""
+CATEGORY_CAP = 4
+"""Rules of one level (2 or 3) a category may be part of."""
 MAX_POSITIVE_SHARE = 0.6
 MIN_ITEMS = 500
 MIN_CATEGORIES = 70
@@ -984,7 +1146,7 @@ def select_items(wn: Any, words: frozenset[str]) -> tuple[list[Item], dict[str, 
     chosen: dict[str, Item] = {}
     for name in sorted(candidates):
         display = DISPLAY_NAMES.get(name, name)
-        if name in BLOCKED_NAMES or display in BLOCKED_NAMES:
+        if {name, display} & (BLOCKED_NAMES | BLOCKED_LARGER_LIST):
             stats["blocked by hand"] += 1
             continue
         if is_offensive(wn, name):
@@ -997,8 +1159,11 @@ def select_items(wn: Any, words: frozenset[str]) -> tuple[list[Item], dict[str, 
         primary = primary_sense(name, [synset for synset in senses if kinds[synset] not in COMPANION_ONLY_KINDS])
         synsets = [primary]
         for other in senses:
+            if other.name() in COMPANION_BLOCKED:
+                continue
             if all(companions(kinds, chosen_sense, other) for chosen_sense in synsets):
                 synsets.append(other)
+        synsets += [wn.synset(added) for added in COMPANION_ADDED.get(display, ()) if wn.synset(added) not in synsets]
         key = normalise(display)
         count = sum(lemma_count(s, name) for s in synsets)
         previous = chosen.get(key)
@@ -1038,11 +1203,28 @@ def build_categories(wn: Any, items: Sequence[Item]) -> tuple[list[Category], li
     log: list[str] = []
     members: dict[str, set[str]] = defaultdict(set)
     wanted = {spec.synset: spec for spec in CATEGORY_SPECS}
+    names = {item.name for item in items}
+    for table in (CATEGORY_ADDED, CATEGORY_EXCLUDED, COMPANION_ADDED):
+        unknown = sorted(set(table) - names)
+        if unknown:
+            raise ValueError(f"hand-review entries name no item: {', '.join(unknown)}")
+    woody = wn.synset(FOOD_COMPANION_NOT_BELOW)
     for item in items:
-        for synset in item.synsets:
-            for ancestor in ancestors(synset):
-                if ancestor.name() in wanted:
-                    members[ancestor.name()].add(item.name)
+        found: set[Any] = set()
+        own_food = item.synsets[0].lexname() == "noun.food"
+        for index, synset in enumerate(item.synsets):
+            above = ancestors(synset)
+            if index and own_food and synset.lexname() == "noun.plant":
+                above = {ancestor for ancestor in above if woody not in ancestors(ancestor)}
+            found |= above
+        for added in CATEGORY_ADDED.get(item.name, ()):
+            found |= ancestors(wn.synset(added))
+        for excluded in CATEGORY_EXCLUDED.get(item.name, ()):
+            left_out = wn.synset(excluded)
+            found = {ancestor for ancestor in found if left_out not in ancestors(ancestor)}
+        for ancestor in found:
+            if ancestor.name() in wanted:
+                members[ancestor.name()].add(item.name)
     limit = MAX_POSITIVE_SHARE * len(items)
     kept: list[Category] = []
     by_members: dict[frozenset[str], Category] = {}
@@ -1122,7 +1304,7 @@ def build_facets(items: Sequence[Item], kinds: Sequence[Category]) -> tuple[list
     for item in items:
         for spec in FACET_SPECS:
             found = facet_sources(item, spec)
-            if found:
+            if found and item.name not in FACET_ITEM_EXCLUDED.get(spec.id, frozenset()):
                 sources[spec.id][item.name] = found
     beaten: dict[str, list[str]] = {}
     for spec in FACET_SPECS:
@@ -1177,34 +1359,95 @@ def adjectives(facets: Sequence[Category]) -> str:
     return " ".join(" and ".join(sorted(groups[group])) for group in FACET_GROUPS if group in groups)
 
 
-def statement(categories: Sequence[Category]) -> str:
-    """The rule in words, from its categories' labels.
+@dataclass(frozen=True)
+class Combo:
+    """A rule's shape: the items in every category of one of ``include``'s branches, less the items of any
+    category in ``exclude``. A branch of one category is that category; "A or B" has two branches; "A, except
+    B" has one branch and one excluded category."""
 
-    Kinds only: "items that are X", "items that are both an X and a Y", "items that are an
-    X, a Y and a Z at once". With facets: their labels before the kind's plural ("items
-    that are small sweet baked goods"), or alone for a level-1 facet ("items that are small").
-    """
-    facets = [category for category in categories if category.is_facet]
-    kinds = [category for category in categories if not category.is_facet]
-    if facets:
-        if len(kinds) > 1:
-            raise ValueError(f"a rule with a facet names one kind at most: {[c.id for c in categories]}")
-        return " ".join(["items that are", adjectives(facets), *(kind.spec.plural for kind in kinds)])
-    if len(categories) == 1:
-        return f"items that are {categories[0].spec.plural}"
-    phrases = [with_article(category.spec) for category in categories]
-    if len(phrases) == 2:
-        return f"items that are both {phrases[0]} and {phrases[1]}"
-    return f"items that are {', '.join(phrases[:-1])} and {phrases[-1]} at once"
+    form: str
+    include: tuple[tuple[Category, ...], ...]
+    exclude: tuple[Category, ...] = ()
+
+    @property
+    def categories(self) -> tuple[Category, ...]:
+        found = {category.id: category for branch in self.include for category in branch}
+        found.update({category.id: category for category in self.exclude})
+        return tuple(found[key] for key in sorted(found))
+
+    def positives(self) -> frozenset[str]:
+        return positives_of(self.include, self.exclude)
+
+    def rule_id(self) -> str:
+        """``L2:a+b`` (both), ``L2:a|b`` (either), ``L2:a~b`` (a, except b), ``L3:a+b|a+c`` ... (branches by
+        ``|``, the categories of a branch by ``+``, each excluded category after ``~``)."""
+        text = "|".join("+".join(category.id for category in branch) for branch in self.include)
+        return f"L{len(self.categories)}:" + text + "".join(f"~{category.id}" for category in self.exclude)
 
 
-def every_category_matters(categories: Sequence[Category], positives: frozenset[str]) -> bool:
-    """True when leaving out any one category would let in more items."""
-    for left_out in range(len(categories)):
-        rest = [c.members for i, c in enumerate(categories) if i != left_out]
-        if frozenset.intersection(*rest) == positives:
+def positives_of(include: Sequence[Sequence[Category]], exclude: Sequence[Category]) -> frozenset[str]:
+    """The items of any branch of ``include`` (all of its categories) and of no category of ``exclude``."""
+    found: frozenset[str] = frozenset().union(*(frozenset.intersection(*(c.members for c in branch))
+                                                for branch in include if branch))
+    return found - frozenset().union(*(category.members for category in exclude))
+
+
+def every_part_matters(combo: Combo) -> bool:
+    """True when leaving out any one category (from a branch, dropping a branch it empties, or from the
+    exclusions) changes the rule's items."""
+    positives = combo.positives()
+    for category in combo.categories:
+        include = [tuple(c for c in branch if c is not category) for branch in combo.include]
+        include = [branch for branch in include if branch]
+        exclude = [c for c in combo.exclude if c is not category]
+        if include and positives_of(include, exclude) == positives:
             return False
     return True
+
+
+def phrase(branch: Sequence[Category]) -> str:
+    """A branch in words: "kitchen utensils", "small sweet baked goods", "small" (a facet alone)."""
+    facets = [category for category in branch if category.is_facet]
+    kinds = [category for category in branch if not category.is_facet]
+    return " ".join(part for part in (adjectives(facets) if facets else "", *(k.spec.plural for k in kinds)) if part)
+
+
+def excluded_phrase(exclude: Sequence[Category]) -> str:
+    """", except carnivores", ", except small ones", ", except rodents and small ones"."""
+    kinds = [category.spec.plural for category in exclude if not category.is_facet]
+    facets = [f"{category.spec.label} ones" for category in exclude if category.is_facet]
+    return ", except " + " and ".join([*kinds, *facets])
+
+
+def statement(combo: Combo) -> str:
+    """The rule in words, from its categories' labels.
+
+    * one category: "items that are kitchen utensils", "items that are small";
+    * both (kinds): "items that are both a kitchen utensil and a tool", three kinds "... X, Y and Z at once";
+    * both (a kind and facets): the adjectives before the kind's plural, "items that are small American birds";
+    * either: "items that are birds or fish", "items that are birds, fish or reptiles", and for two facets of
+      one group on one kind "items that are African or Asian mammals";
+    * except: "items that are mammals, except carnivores", "items that are small mammals, except rodents",
+      "items that are birds or fish, except small ones".
+    """
+    include, exclude = combo.include, combo.exclude
+    if len(include) == 1:
+        [branch] = include
+        kinds = [category for category in branch if not category.is_facet]
+        if len(kinds) > 1:
+            phrases = [with_article(category.spec) for category in branch]
+            body = (f"both {phrases[0]} and {phrases[1]}" if len(phrases) == 2
+                    else f"{', '.join(phrases[:-1])} and {phrases[-1]} at once")
+        else:
+            body = phrase(branch)
+    elif combo.form == "either-facet":
+        kind = include[0][-1]
+        body = " or ".join(category.spec.label for branch in include for category in branch[:-1]) + \
+            f" {kind.spec.plural}"
+    else:
+        names = [phrase(branch) for branch in include]
+        body = " or ".join(names) if len(names) == 2 else f"{', '.join(names[:-1])} or {names[-1]}"
+    return "items that are " + body + (excluded_phrase(exclude) if exclude else "")
 
 
 def facet_shape_ok(combo: Sequence[Category], total_items: int) -> bool:
@@ -1221,14 +1464,79 @@ def facet_shape_ok(combo: Sequence[Category], total_items: int) -> bool:
     return not any(category.spec.label in words for category in combo if category.is_facet)  # "aquatic aquatic birds"
 
 
-def build_rules(categories: Sequence[Category], total_items: int) -> tuple[list[dict[str, Any]], dict[str, int]]:
-    """All L1, L2 and L3 rules that pass the size and non-triviality checks.
+def related(kinds: Sequence[Category], every_kind: Sequence[Category], total_items: int) -> bool:
+    """Kinds an "either" rule may join: no item in two of them, and some kind no broader than
+    MAX_RELATED_SHARE of the items holds them all and more ("birds or fish": both are
+    vertebrates), so a rule never reads "cakes or hammers"."""
+    for first, second in itertools.combinations(kinds, 2):
+        if first.members & second.members:
+            return False
+    union = frozenset().union(*(kind.members for kind in kinds))
+    return any(union < parent.members and len(parent.members) <= MAX_RELATED_SHARE * total_items
+               for parent in every_kind)
 
-    A rule's positives are the items carrying all its categories. A rule is kept when it
-    has at least MIN_POSITIVES and at most MAX_POSITIVE_SHARE of the items, every category
-    matters, a rule with a facet has the shape facet_shape_ok allows, and no rule of the
-    same or a lower level already has exactly these positives (of several such
-    combinations the one with the smallest categories is kept).
+
+def candidates(level: int, categories: Sequence[Category], total_items: int) -> Iterable[Combo]:
+    """Every combination of ``level`` categories in one of the forms the level allows (see PROVENANCE.md,
+    "Rules"). Size, novelty and "every part matters" are checked by build_rules."""
+    kinds = [category for category in categories if not category.is_facet]
+    facets = [category for category in categories if category.is_facet]
+    narrow = [kind for kind in kinds if len(kind.members) <= MAX_FACET_KIND_SHARE * total_items]
+    if level == 1:
+        yield from (Combo("one", ((category,),)) for category in categories)
+        return
+    if level == 2:
+        for pair in itertools.combinations(categories, 2):
+            if facet_shape_ok(pair, total_items):
+                yield Combo("both", (pair,))
+        for kind in narrow:
+            for other in categories:
+                if other is not kind and kind.members & other.members:
+                    yield Combo("except", ((kind,),), (other,))
+        for pair in itertools.combinations(narrow, 2):
+            if related(pair, kinds, total_items):
+                yield Combo("either", ((pair[0],), (pair[1],)))
+        return
+    for triple in itertools.combinations(categories, 3):
+        if sum(category.is_facet for category in triple) == 2 and facet_shape_ok(triple, total_items):
+            yield Combo("both", (triple,))
+    for kind in narrow:
+        for facet in facets:
+            if facet_shape_ok((kind, facet), total_items) and kind.members & facet.members:
+                for other in categories:
+                    if other not in (kind, facet):
+                        yield Combo("both-except", ((kind, facet),), (other,))
+        for first, second in itertools.combinations(facets, 2):
+            assert isinstance(first.spec, FacetSpec) and isinstance(second.spec, FacetSpec)
+            if first.spec.group == second.spec.group != "size" and facet_shape_ok((kind, first, second), total_items):
+                yield Combo("either-facet", ((first, kind), (second, kind)))
+        touching = [other for other in categories if other is not kind and kind.members & other.members]
+        for pair in itertools.combinations(touching, 2):
+            yield Combo("except-two", ((kind,),), pair)
+    related_pairs = [pair for pair in itertools.combinations(narrow, 2) if related(pair, kinds, total_items)]
+    for pair in related_pairs:
+        for other in categories:
+            if other not in pair and (pair[0].members | pair[1].members) & other.members:
+                yield Combo("either-except", ((pair[0],), (pair[1],)), (other,))
+        for third in narrow:
+            if third.id > pair[1].id and related((*pair, third), kinds, total_items):
+                yield Combo("either", ((pair[0],), (pair[1],), (third,)))
+
+
+FORM_ORDER: dict[str, int] = {"one": 0, "both": 0, "either-facet": 1, "both-except": 2, "except": 2,
+                              "except-two": 3, "either-except": 4, "either": 5}
+"""Which form a level prefers when capping: the paper's plain "both" first, "either" last."""
+
+
+def build_rules(categories: Sequence[Category], total_items: int) -> tuple[list[dict[str, Any]], dict[str, int]]:
+    """The rules of levels 1 to 3: combinations of 1, 2 or 3 categories (``candidates``).
+
+    A rule is kept when it has at least MIN_RULE_POSITIVES items (the game's minimum, see
+    there) and at most MAX_POSITIVE_SHARE of them, every category matters, and no rule of the
+    same or a lower level already has exactly these items (of several such combinations the
+    one in the preferred form with the smallest categories is kept). At levels 2 and 3 the
+    rules are then taken in that order while no category is in more than CATEGORY_CAP rules
+    of the level, so the level is not all one form or all one category.
     """
     limit = MAX_POSITIVE_SHARE * total_items
     seen: set[frozenset[str]] = set()
@@ -1236,32 +1544,40 @@ def build_rules(categories: Sequence[Category], total_items: int) -> tuple[list[
     stats: dict[str, int] = {}
     ordered = sorted(categories, key=lambda c: c.id)
     for level in (1, 2, 3):
-        best: dict[frozenset[str], tuple[tuple[int, tuple[str, ...]], tuple[Category, ...]]] = {}
-        for combo in itertools.combinations(ordered, level):
-            positives = frozenset.intersection(*(c.members for c in combo))
-            if not MIN_POSITIVES <= len(positives) <= limit or positives in seen:
+        best: dict[frozenset[str], tuple[tuple[int, int, str], Combo]] = {}
+        for combo in candidates(level, ordered, total_items):
+            positives = combo.positives()
+            if not MIN_RULE_POSITIVES <= len(positives) <= limit or positives in seen:
                 continue
-            if not facet_shape_ok(combo, total_items):
+            if level > 1 and not every_part_matters(combo):
                 continue
-            if level > 1 and not every_category_matters(combo, positives):
-                continue
-            rank = (sum(len(c.members) for c in combo), tuple(c.id for c in combo))
+            rank = (FORM_ORDER[combo.form], sum(len(c.members) for c in combo.categories), combo.rule_id())
             if positives not in best or rank < best[positives][0]:
                 best[positives] = (rank, combo)
+        uses: dict[str, int] = defaultdict(int)
         level_rules = []
-        for positives, (_, combo) in best.items():
-            level_rules.append(
-                {
-                    "id": f"L{level}:" + "+".join(c.id for c in combo),
-                    "level": level,
-                    "categories": [c.id for c in combo],
-                    "statement": statement(combo),
-                    "positives": sorted(positives),
-                }
-            )
-        seen.update(best)
+        for positives, (_, combo) in sorted(best.items(), key=lambda entry: entry[1][0]):
+            if level > 1 and any(uses[c.id] >= CATEGORY_CAP for c in combo.categories):
+                continue
+            for category in combo.categories:
+                uses[category.id] += 1
+            seen.add(positives)
+            level_rules.append({
+                "id": combo.rule_id(),
+                "level": level,
+                "form": combo.form,
+                "categories": [c.id for c in combo.categories],
+                "include": [[c.id for c in branch] for branch in combo.include],
+                "exclude": [c.id for c in combo.exclude],
+                "statement": statement(combo),
+                "positives": sorted(positives),
+            })
         level_rules.sort(key=lambda rule: rule["id"])
         stats[f"L{level}"] = len(level_rules)
+        for form in sorted(FORM_ORDER):
+            count = sum(rule["form"] == form for rule in level_rules)
+            if count:
+                stats[f"L{level} {form}"] = count
         rules.extend(level_rules)
     return rules, stats
 
@@ -1281,7 +1597,7 @@ def source_meta(wordnet_dir: Path, wordlist: Path) -> dict[str, Any]:
     return {
         "source": "WordNet 3.0 (Princeton University), Debian package wordnet-base",
         "wordnet_sha256": {name: sha256(wordnet_dir / name) for name in ("data.noun", "index.noun", "cntlist.rev")},
-        "wordlist": "SCOWL size 35, Debian package wamerican-small",
+        "wordlist": "SCOWL size 50, Debian package wamerican",
         "wordlist_sha256": sha256(wordlist),
         "generator": "scripts/build_static_picnic.py",
         "licence": "WordNet 3.0 licence; see PROVENANCE.md",

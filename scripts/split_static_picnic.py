@@ -7,11 +7,12 @@ other; splitting the *categories* keeps a set's rules to categories the other se
 the set holding every one of its categories; a rule whose categories fall on both sides is in neither (it is still
 drawn when no set is named).
 
-Every category has exactly one level-1 rule, so level 1 splits evenly whatever the split; levels 2 and 3 lose
-the rules that straddle it. The split is the best a seeded local search finds: start from a random assignment of
-the categories that level-2 and level-3 rules use, flip one category at a time while that keeps more rules whole
-(the smaller set's count at level 3 weighs more, as there are few such rules), from ``RESTARTS`` seeded starts.
-The categories no level-2 or level-3 rule uses then go, in sorted order, to the half with fewer categories.
+Every category of 17 items or more has one level-1 rule, so level 1 splits about evenly whatever the split;
+levels 2 and 3 lose the rules that straddle it. The split is the best a seeded local search finds: start from a
+random assignment of the categories that level-2 and level-3 rules use, flip one category at a time while that
+keeps more rules whole (the smaller set's count at level 3 weighs more), from ``RESTARTS`` seeded starts.
+The categories no level-2 or level-3 rule uses (``items.json`` lists them all, also those in no rule) then go,
+in sorted order, to the half with fewer categories.
 
 Run from the repository's root (only the standard library is needed)::
 
@@ -75,14 +76,17 @@ def search(rules: Sequence[tuple[int, tuple[str, ...]]], categories: Sequence[st
     return best[1]
 
 
-def split(raw_rules: Iterable[dict[str, object]]) -> tuple[dict[str, list[str]], dict[str, dict[str, int]]]:
-    """The two halves of the categories, and how many rules of each level each keeps."""
+def split(raw_rules: Iterable[dict[str, object]], every_category: Iterable[str] = ()
+          ) -> tuple[dict[str, list[str]], dict[str, dict[str, int]]]:
+    """The two halves of the categories (those of the rules and ``every_category``), and how many rules of each
+    level each keeps."""
     rules = [(int(str(rule["level"])), tuple(str(c) for c in rule["categories"]))  # type: ignore[attr-defined]
              for rule in raw_rules]
     joint = sorted({category for level, categories in rules if level > 1 for category in categories})
     side = search([rule for rule in rules if rule[0] > 1], joint)
     sizes = Counter(side.values())
-    for category in sorted({category for _, categories in rules for category in categories} - set(joint)):
+    named = {category for _, categories in rules for category in categories} | set(every_category)
+    for category in sorted(named - set(joint)):
         half = 0 if sizes[0] <= sizes[1] else 1
         side[category] = half
         sizes[half] += 1
@@ -95,10 +99,11 @@ def split(raw_rules: Iterable[dict[str, object]]) -> tuple[dict[str, list[str]],
 
 def main(argv: Iterable[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--data", type=Path, default=DATA, help="the directory holding rules.json")
+    parser.add_argument("--data", type=Path, default=DATA, help="the directory holding rules.json and items.json")
     args = parser.parse_args(list(argv) if argv is not None else None)
     source = (args.data / "rules.json").read_bytes()
-    halves, per_set = split(json.loads(source)["rules"])
+    items = json.loads((args.data / "items.json").read_bytes())
+    halves, per_set = split(json.loads(source)["rules"], (category["id"] for category in items["categories"]))
     out = {"meta": {"generator": "scripts/split_static_picnic.py", "rules_sha256": hashlib.sha256(source).hexdigest(),
                     "restarts": RESTARTS, "l3_weight": L3_WEIGHT, "rules_kept": per_set},
            "sets": halves}

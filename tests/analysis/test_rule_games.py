@@ -99,8 +99,8 @@ async def test_analyze_rules_shows_the_wins_the_rules_and_the_judge_decided(tmp_
 
 async def _picnic_run(path: Path) -> str:
     """Static Picnic, three L1 matches each for a player answering 'yes' to every check item (the naive baseline)
-    and for the scripted solver, whose check is all right; the items are balanced yes/no (26 of them in the first
-    three matches, 22 in the others: a rule with few items keeps fewer apart)."""
+    and for the scripted solver, whose check is all right; the items are balanced yes/no (30 for each model's three
+    matches: every rule keeps 5 of each side apart since the data was rebuilt for issue 23)."""
     game = StaticPicnic()
     with Store.open(f"sqlite:///{path}") as store:
         run = store.create_run("static_picnic", 1, {"games": ["static_picnic"], "models": ["mock/yes", "mock/right"],
@@ -124,7 +124,7 @@ async def test_the_check_accuracy_comes_with_its_chance_level_and_a_chance_corre
     with Store.open(f"sqlite:///{tmp_path / 'p.db'}") as store:
         rows = {row.model: row for row in rule_game_rows(store, run, default_registry())}
     yes, right = rows["mock/yes"], rows["mock/right"]
-    assert (yes.check_items, right.check_items) == (26, 22)  # every item of each match's one check
+    assert (yes.check_items, right.check_items) == (30, 30)  # every item of each match's one check
     assert yes.check_accuracy == pytest.approx(0.5) and yes.check_chance == pytest.approx(0.5)
     assert yes.check_kappa == pytest.approx(0.0)
     assert right.check_accuracy == 1.0 and right.check_chance == pytest.approx(0.5)
@@ -156,7 +156,7 @@ async def test_analyze_results_and_the_report_show_the_check_beside_its_chance(t
     assert "the rule-application check beside chance" in results.output
     right = next(line.split() for line in results.output.splitlines()
                  if "mock/right" in line and "static_picnic" in line and "+1.00" in line)
-    assert right[-4:] == ["22", "100%", "50%", "+1.00"]
+    assert right[-4:] == ["30", "100%", "50%", "+1.00"]
     with Store.open(db) as store:
         data = replace(ReportData(run_id=run, title="t", created="2026-01-01T00:00:00", config={}, outcomes=(),
                                   procedural=(), metric_specs={}, skills=(), recall_curves=(), trajectories=(),
@@ -167,4 +167,4 @@ async def test_analyze_results_and_the_report_show_the_check_beside_its_chance(t
     assert checks.columns[at + 1:at + 3] == ("Chance", "Kappa")
     cells = {row[2].text: row for row in checks.rows}
     assert [cell.text for cell in cells["mock/yes"][at:at + 3]] == ["50%", "50%", "+0.00"]
-    assert cells["mock/yes"][at + 1].sub == ("26 items",) and "answering 'yes' to everything scores 0" in checks.caption
+    assert cells["mock/yes"][at + 1].sub == ("30 items",) and "answering 'yes' to everything scores 0" in checks.caption

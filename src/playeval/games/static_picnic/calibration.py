@@ -43,9 +43,56 @@ def _facets() -> frozenset[str]:
     return frozenset(category["id"] for category in raw["categories"] if category.get("facet"))
 
 
+def _parts(rule_id: str) -> tuple[list[list[str]], list[str]]:
+    """A rule's branches and excluded categories, read from its id (``rules.json``: branches joined by ``|``, the
+    categories of a branch by ``+``, each excluded category after ``~``; category ids hold none of them)."""
+    body, *excluded = rule_id.split(":", 1)[1].split("~")
+    return [branch.split("+") for branch in body.split("|")], excluded
+
+
+def _branch(tags: list[str], plurals: dict[str, str]) -> str:
+    """A branch in words: adjectives before the kind ("small African mammals"), or two kinds at once."""
+    facets = [plurals[tag] for tag in tags if tag in _facets()]
+    kinds = [plurals[tag] for tag in tags if tag not in _facets()]
+    if len(kinds) > 1:
+        return f"things that are both {kinds[0]} and {kinds[1]}"
+    return " ".join([*facets, *kinds])
+
+
+def _guesses(rule_id: str, statement: str, plurals: dict[str, str]) -> tuple[tuple[str, bool, str], ...]:
+    """Two right guesses (the statement, a paraphrase) and two near misses (a part of the rule left out) for a
+    level-2 or level-3 rule of any form: both, either, except."""
+    branches, excluded = _parts(rule_id)
+    if len(branches) == 1 and not excluded:
+        [tags] = branches
+        facets = [plurals[tag] for tag in tags if tag in _facets()]
+        kinds = [plurals[tag] for tag in tags if tag not in _facets()]
+        if len(kinds) > 1:
+            return ((f"things that are both {kinds[0]} and {kinds[1]}", True, "paraphrase"),
+                    (statement, True, "exact"), (kinds[0], False, "near miss"), (kinds[1], False, "near miss"))
+        if len(facets) > 1:
+            return ((f"{kinds[0]} that are both {facets[0]} and {facets[1]}", True, "paraphrase"),
+                    (statement, True, "exact"), (f"{facets[0]} {kinds[0]}", False, "near miss"),
+                    (f"{facets[1]} {kinds[0]}", False, "near miss"))
+        return ((f"{kinds[0]} that are {facets[0]}", True, "paraphrase"), (statement, True, "exact"),
+                (kinds[0], False, "near miss"), (f"{facets[0]} things of any kind", False, "near miss"))
+    named = [_branch(branch, plurals) for branch in branches]  # "African mammals" and "Asian mammals" as well
+    base = named[0] if len(named) == 1 else " or ".join(named) if len(named) == 2 else \
+        f"{', '.join(named[:-1])} or {named[-1]}"
+    if not excluded:
+        return ((f"anything that is one of these: {', '.join(named)}", True, "paraphrase"),
+                (statement, True, "exact"), (named[0], False, "near miss"), (named[-1], False, "near miss"))
+    left_out = [f"{plurals[tag]} ones" if tag in _facets() else plurals[tag] for tag in excluded]
+    return ((f"{base} but not {' or '.join(left_out)}", True, "paraphrase"), (statement, True, "exact"),
+            (base, False, "near miss"),
+            (f"{base} but not {left_out[0]}" if len(left_out) > 1 else
+             (named[0] if len(named) > 1 else f"{left_out[0].removesuffix(' ones')} {base}"
+              if excluded[0] in _facets() else left_out[0]), False, "near miss"))
+
+
 def judge_cases() -> tuple[JudgeCase, ...]:
     """Four guesses for each of 16 level-1 rules with a near miss in the data, for 4 level-2 rules and for 4
-    level-3 rules."""
+    level-3 rules (of every form: "both", "either", "except")."""
     plurals, members = _categories()
     found: list[JudgeCase] = []
     level_one = [rule for rule in load_rules() if rule.level == 1]
@@ -61,30 +108,13 @@ def judge_cases() -> tuple[JudgeCase, ...]:
             found.append(JudgeCase(id=f"static-L1-{number}-{index}", context={"statement": rule.statement,
                                                                              "seen": seen},
                                    answer=guess, correct=correct, kind=kind))
-    for number, rule in enumerate([rule for rule in load_rules() if rule.level == 2][::12][:4]):
-        first, second = rule.id.removeprefix("L2:").split("+")
-        seen = f"May come: {', '.join(rule.positives[:3])}"
-        for index, (guess, correct, kind) in enumerate((
-                (f"things that are both {plurals[first]} and {plurals[second]}", True, "paraphrase"),
-                (rule.statement, True, "exact"), (plurals[first], False, "near miss"),
-                (plurals[second], False, "near miss"))):
-            found.append(JudgeCase(id=f"static-L2-{number}-{index}", context={"statement": rule.statement,
-                                                                             "seen": seen},
-                                   answer=guess, correct=correct, kind=kind))
-    for number, rule in enumerate([rule for rule in load_rules() if rule.level == 3][::7][:4]):
-        ids = rule.id.removeprefix("L3:").split("+")
-        facets = [plurals[tag] for tag in ids if tag in _facets()]
-        [kind] = [tag for tag in ids if tag not in _facets()]
-        if len(facets) != 2:
-            raise ValueError(f"level-3 rule {rule.id} should name one kind and two descriptions")
-        seen = f"May come: {', '.join(rule.positives[:3])}"
-        for index, (guess, correct, kind_of_case) in enumerate((
-                (f"{plurals[kind]} that are both {facets[0]} and {facets[1]}", True, "paraphrase"),
-                (rule.statement, True, "exact"), (f"{facets[0]} {plurals[kind]}", False, "near miss"),
-                (f"{facets[1]} {plurals[kind]}", False, "near miss"))):
-            found.append(JudgeCase(id=f"static-L3-{number}-{index}", context={"statement": rule.statement,
-                                                                             "seen": seen},
-                                   answer=guess, correct=correct, kind=kind_of_case))
+    for level, step in ((2, 12), (3, 7)):
+        for number, rule in enumerate([rule for rule in load_rules() if rule.level == level][::step][:4]):
+            seen = f"May come: {', '.join(rule.positives[:3])}"
+            for index, (guess, correct, kind) in enumerate(_guesses(rule.id, rule.statement, plurals)):
+                found.append(JudgeCase(id=f"static-L{level}-{number}-{index}",
+                                       context={"statement": rule.statement, "seen": seen},
+                                       answer=guess, correct=correct, kind=kind))
     return tuple(found)
 
 

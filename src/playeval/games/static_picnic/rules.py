@@ -1,8 +1,9 @@
 """GuessTheRuleBench's Static Picnic on playeval's core: find the kind of item a concealed rule admits.
 
-Rules and items are the shipped data (WordNet categories and description facets: one at L1, two at once at L2,
-three at once at L3, such as "small sweet-tasting solid food"). A match draws one rule
-of its level and, from the match's seed, the order in which its items are shown: each example unit is one item
+Rules and items are the shipped data (WordNet categories and description facets: one at L1, two combined at L2,
+three at L3, as "items that are small American birds", "items that are baked goods, except bread", "items that
+are African or Asian hoofed mammals"; every rule has 17 items or more, ``data/PROVENANCE.md``). A match draws one
+rule of its level and, from the match's seed, the order in which its items are shown: each example unit is one item
 that may come and one that may not. Up to five items of each kind are kept apart for the rule-application check
 (balanced yes and no). The flow is the shared ``playeval.guess_rule.GuessRuleGame``.
 
@@ -44,8 +45,8 @@ class StaticPicnic(ListedRuleGame):
                  evaluated=True),)
     levels: ClassVar[tuple[LevelInfo, ...]] = (
         LevelInfo(level=1, description="items of one category"),
-        LevelInfo(level=2, description="items in both of two categories"),
-        LevelInfo(level=3, description="items in all of three categories (a kind and two descriptions)"),
+        LevelInfo(level=2, description="two categories combined (both, either, or one except the other)"),
+        LevelInfo(level=3, description="three categories combined (as 'drinks, except beers and wines')"),
     )
     options: ClassVar[tuple[GameOption, ...]] = GuessRuleGame.turn_options(2, MAX_UNITS)
     secret_sets: ClassVar[tuple[str, ...]] = SECRET_SETS
