@@ -77,7 +77,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Literal
 
-from playeval.core.ask import Ask, OutputConstraint
+from playeval.core.ask import Ask, NumberedReply, OutputConstraint
 from playeval.core.errors import ConfigError, FormatError, RuleViolation
 from playeval.core.game import GameBase, JudgeCase
 from playeval.core.info import (
@@ -676,6 +676,7 @@ class GuessRuleGame(GameBase):
             said = check.said()  # for the person: a model's request stays the game's words
             return (Ask(seat=PLAYER, kind="apply", display=f"{request}\n({said}.)" if said else request,
                         instructions=f"{len(items)} lines: '<number>. <answer>' (or '{SKIP}' to skip the check)",
+                        numbered=NumberedReply(count=len(items), choices=self.check_choices, skip=SKIP),
                         messages=(*conversation, user(request)), max_tokens=16 * len(items) + 16, max_chars=1000,
                         constraint=OutputConstraint(grammar=numbered_grammar(len(items), self.apply_answer))),)
         left = state.total - state.shown
