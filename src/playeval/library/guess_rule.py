@@ -138,7 +138,8 @@ class _GuessTheRuleGame:
 
     def held_out_items(self) -> list[str]:
         """The items the rule-application check of the next guess asks about (their answers stay hidden): each
-        guess gets fresh items where the game's pool allows (``guess_rule.base``), so ask again after a guess."""
+        guess gets fresh items where the game's pool allows (``guess_rule.base``), so ask just before each guess (a
+        request for more examples in between may change them)."""
         with Store.open(self._db) as store:
             return [item.prompt for item in self._game.next_check(self._state(store)).items]
 
