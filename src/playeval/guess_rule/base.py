@@ -35,8 +35,7 @@ were. A later guess gets items no earlier check asked and the player was never s
    end);
 2. example units not yet shown, from the last one back, while more than ``FAIR_LEFT`` (10, the least every rule
    offers beyond turn 1) stay to be shown: a unit so taken is never shown, and the examples left shrink by one
-   (the check's ask and the transcript say so). Units already shown are never check items, and the examples
-   turn 1 offered are all a match can show only while the player guesses rightly or not at all;
+   (the check's ask and the transcript say so). Units already shown are never check items;
 3. only then items of the earliest checks again, counted as reused (the check's ask and the transcript say how
    many).
 
@@ -371,10 +370,9 @@ class GuessRuleGame(GameBase):
     view and revealed at the end (``core.held``; a panel member's too); the player reads the verdict only."""
     conversation_breaks: ClassVar[tuple[ConversationBreak, ...]] = (
         ConversationBreak(party=PLAYER, kinds=("apply",), aside=True,
-                          reason="the rule-application check is asked in passing after a guess, on the same "
-                                 "held-out items every time: its items and the player's answers stay out of the "
-                                 "later turns, so each check is made as blind as the first and the items never "
-                                 "become examples"),
+                          reason="the rule-application check is asked in passing after a guess, on held-out "
+                                 "items: its items and the player's answers stay out of the later turns, so each "
+                                 "check is made as blind as the first and the items never become examples"),
         ConversationBreak(party=JUDGE,
                           reason="each guess is judged on its own: the judge is told the rule, what the player saw "
                                  "and the guess, and none of its earlier verdicts, which would sway the next"),
