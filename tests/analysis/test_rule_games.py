@@ -4,6 +4,7 @@ examples, and the check beside the judge and beside its chance level (with Cohen
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import replace
 from pathlib import Path
 
@@ -17,7 +18,8 @@ from playeval.core.baselines import NAIVE
 from playeval.core.events import RoleAssignment, SeatAssignment
 from playeval.core.registry import default_registry
 from playeval.engine import play_match
-from playeval.games.math import MathGame, held_out
+from playeval.games.math import MathGame
+from playeval.games.math.sequences import MathRule
 from playeval.games.static_picnic import StaticPicnic
 from playeval.guess_rule import JUDGE, PLAYER
 from playeval.report.data import ReportData
@@ -32,12 +34,14 @@ class _RightButVague:
     model = None
     max_retries = 0
 
-    def __init__(self, game: MathGame, spec_rule: object) -> None:
-        self._answers = [following for _, _, following in held_out(spec_rule) or []]  # type: ignore[arg-type]
+    def __init__(self, game: MathGame, spec_rule: MathRule) -> None:
+        self._rule = spec_rule
 
     async def act(self, ask: Ask) -> Reply:
-        if ask.kind == "apply":
-            return Reply(text="\n".join(f"{n}. {a}" for n, a in enumerate(self._answers, start=1)))
+        if ask.kind == "apply":  # each guess's check asks other items: each is worked out from the rule
+            items = re.findall(r"^(\d+)\. position (\d+): (-?\d+)$", ask.display, re.MULTILINE)
+            return Reply(text="\n".join(f"{n}. {self._rule.next_value(int(value), int(index))}"
+                                        for n, index, value in items))
         return Reply(text="GUESS: it changes in a regular way")
 
 

@@ -67,3 +67,34 @@ def test_errors_are_exceptions_with_a_message(tmp_path: Path) -> None:
         MathGuessTheRuleGame().get_more_examples(1)
     with pytest.raises(GuessRuleError, match="no game with uuid"):
         MathGuessTheRuleGame.load_game("0" * 16, db=f"sqlite:///{tmp_path / 'none.db'}")
+
+
+@pytest.mark.parametrize("cls", [StaticGoingOnAPicnic, MathGuessTheRuleGame])
+def test_each_guess_gets_fresh_items_and_the_last_guess_is_said(cls: type[MathGuessTheRuleGame],
+                                                                tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'lib.db'}"
+    # Static Picnic's seed 12 draws a rule of 29 units and none to spare: its second check takes five unshown units
+    game = cls(difficulty="L1", num_init_examples=2, seed=12 if cls is StaticGoingOnAPicnic else 3,
+               judge="scripted", db=db, max_turns=20)
+    game.create_game_instance()
+    summary = game.get_game_summary()
+    per_unit = 2 if cls is StaticGoingOnAPicnic else 1
+    assert summary["seen"] == {"label": "Items seen" if per_unit == 2 else "Values seen", "count": 2 * per_unit,
+                               "of": (summary["examples_left"] + 2) * per_unit}
+    assert summary["last_guess"] is False and summary["last_guess_note"] is None and game.last_guess() is None
+    first = game.held_out_items()
+    assert game.validate_guess("something vague", held_out_answers=["0"] * len(first)) is False
+    second = game.held_out_items()
+    assert len(second) == len(first) and not set(second) & set(first)  # fresh items for the next guess
+    assert game.validate_guess("something else vague", held_out_answers=None) is False
+    assert game.get_game_summary()["examples_left"] == summary["examples_left"] - (5 if per_unit == 2 else 0)
+    history = game.get_game_summary()["history"]
+    assert [move["check_items"] for move in history] == [first, second]
+    left = game.get_game_summary()["examples_left"]
+    game.get_more_examples(left)
+    summary = game.get_game_summary()
+    assert summary["last_guess"] is True and summary["examples_left"] == 0
+    assert summary["last_guess_note"] == game.last_guess() and "last guess" in str(game.last_guess())
+    assert game.validate_guess("a third vague guess") is False
+    final = game.get_game_summary()
+    assert final["status"] == "lost" and final["last_guess"] is False  # the game is over: nothing is due

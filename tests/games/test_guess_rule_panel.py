@@ -63,8 +63,11 @@ def test_a_whole_game_through_the_forms_shows_only_what_was_shown(game_id: str) 
 
     panel = game.panel(state, PLAYER)
     assert panel.clock == "Time"
-    assert {counter.key: counter.value for counter in panel.counters} == {"turns": 1, "seen": state.shown,
-                                                                        "guesses": 0}
+    # what the person sees: items (two per picnic unit) or values, out of all that can be shown
+    assert {counter.key: (counter.value, counter.limit) for counter in panel.counters} == {
+        "turns": (1, state.limit), "seen": (game.seen(state.shown), game.seen(state.total)), "guesses": (0, None)}
+    assert next(counter.label for counter in panel.counters if counter.key == "seen") == \
+        {"math": "Values seen", "functions_picnic": "Words seen"}.get(game_id, "Items seen")
     assert game.statement(rule) not in _texts(panel)
     seen = game.examples(rule, 0, state.shown)
     examples = [listed for listed in panel.lists if listed.key != "guesses"]
@@ -80,7 +83,7 @@ def test_a_whole_game_through_the_forms_shows_only_what_was_shown(game_id: str) 
     state = _send(game, state, more, {"n": "2"})
     panel = game.panel(state, PLAYER)
     assert {counter.key: (counter.value, counter.limit) for counter in panel.counters}["turns"] == (2, state.limit)
-    assert {counter.key: counter.value for counter in panel.counters}["seen"] == state.shown
+    assert {counter.key: counter.value for counter in panel.counters}["seen"] == game.seen(state.shown)
 
     # a guess through the box, then the check: one answer field per held-out item, of the kind the grammar says
     guess = next(action for action in _form(panel, "move").actions if action.key == "guess")

@@ -145,7 +145,8 @@ def test_the_rule_is_hidden_from_the_player_until_the_end() -> None:
 
 def test_options_and_bad_specs() -> None:
     assert start(num_init_examples=5, max_turns=7).spec.params == {"num_init_examples": 5, "max_turns": 7,
-                                                                  "rules": "procedural", "rules_decide": True}
+                                                                  "rules": "procedural", "rules_decide": True,
+                                                                  "fresh_checks": True}
     with pytest.raises(ConfigError):
         game.new_spec(4, 1, random.Random(1))
     with pytest.raises(ConfigError):

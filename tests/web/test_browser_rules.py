@@ -99,7 +99,7 @@ def test_a_person_plays_a_whole_rule_game(session: Session, game_id: str) -> Non
     _wait_for_lists(page, INIT)
     assert _counter(page, "turns") == f"1 / {MAX_TURNS}"
     _, state, rule = stored_rule(session.arena.db, match_id)
-    assert _counter(page, "seen") == f"{INIT} / {state.total}"
+    assert _counter(page, "seen") == f"{game.seen(INIT)} / {game.seen(state.total)}"  # items (or values) seen
     expect(page.locator("#text-form")).to_be_hidden()
     expect(page.locator("#turn-display")).to_be_hidden()
     _clock_runs(page)
@@ -120,7 +120,7 @@ def test_a_person_plays_a_whole_rule_game(session: Session, game_id: str) -> Non
     number.fill(str(wanted))
     page.locator("#panel-form form[data-action=more] button[type=submit]").click()
     expect(page.locator("#counter-turns")).to_contain_text(f"2 / {MAX_TURNS}")
-    expect(page.locator("#counter-seen")).to_contain_text(f"{INIT + wanted} / {state.total}")
+    expect(page.locator("#counter-seen")).to_contain_text(f"{game.seen(INIT + wanted)} / {game.seen(state.total)}")
     _wait_for_lists(page, INIT + wanted)
     assert json.loads(session.watcher.moves[-1])["text"] == f"MORE: {wanted}"
 

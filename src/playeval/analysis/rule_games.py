@@ -47,7 +47,8 @@ class RuleGameRow:
     ci_high: float | None
     turns: float | None
     examples_seen: float | None
-    """Example units shown, on average (a picnic unit: one item that may come and one that may not)."""
+    """Items shown, on average (``GuessRuleGame.seen``: a picnic unit shows two, one that may come and one that may
+    not; the Math Game's are values), as the page's counter counts them."""
     seconds: float | None
     check_accuracy: float | None
     """Mean accuracy of the last check of each match that had one."""
@@ -71,6 +72,7 @@ class _Match:
     won: bool
     turns: int
     shown: int
+    """Items (values) seen."""
     seconds: float
     score: float | None
     checks: list[tuple[bool, bool]]
@@ -84,17 +86,17 @@ def last_check(game: GuessRuleGame, state: GuessState) -> list[tuple[str, str]]:
     made none, or skipped it): the items ``GuessRuleGame.accuracy`` scores."""
     if state.rule is None:
         return []
-    applied = [guess.applied for guess in state.guesses if guess.applied]
+    applied = [guess for guess in state.guesses if guess.applied]
     if not applied:
         return []
-    expected = [game.normalize_answer(item.answer) for item in game.held_out(state.rule)]
-    return list(zip(applied[-1], expected, strict=False))
+    expected = [game.normalize_answer(item.answer) for item in applied[-1].check.items]
+    return list(zip(applied[-1].applied or (), expected, strict=False))
 
 
 def guess_passes(game: GuessRuleGame, state: GuessState, guess: Guess, passing: float) -> bool | None:
     """Whether ``guess``'s rule-application check got at least ``passing`` of the held-out items right (``None``:
     the check was skipped or not made, or the rule has no held-out items)."""
-    answers = [game.normalize_answer(item.answer) for item in game.held_out(state.rule)]
+    answers = [game.normalize_answer(item.answer) for item in guess.check.items]
     if not guess.applied or not answers:
         return None
     right = sum(1 for got, want in zip(guess.applied, answers, strict=False) if got == want) / len(answers)
@@ -133,7 +135,7 @@ def rule_game_rows(store: Store, run_id: str, registry: GameRegistry, *, passing
         seconds = (records[-1].created_at - records[0].created_at).total_seconds()
         by_rules = won and bool(state.guesses) and state.guesses[-1].decided == "rules"
         groups[(match.game, match.level, seat.model)].append(_Match(
-            won=won, turns=state.turns, shown=state.shown, seconds=seconds, score=result.score,
+            won=won, turns=state.turns, shown=game.seen(state.shown), seconds=seconds, score=result.score,
             checks=_guess_checks(game, state, passing), by_rules=by_rules,
             answered=last_check(game, state) if result.score is not None else []))
     rows: list[RuleGameRow] = []

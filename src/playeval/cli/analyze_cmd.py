@@ -226,7 +226,7 @@ def rules_cmd(
     if not rows:
         fail(f"run {run_id} has no finished guess-the-rule matches played by a model")
     table = Table(title=f"run {run_id}: guess-the-rule games", box=box.SIMPLE_HEAD, padding=(0, 1))
-    for column in ("game", "level", "model", "n", "win [95% CI]", "won by rules/judge", "turns", "examples",
+    for column in ("game", "level", "model", "n", "win [95% CI]", "won by rules/judge", "turns", "items seen",
                    "s/match", "check acc.", "chance", "kappa", "judge agrees"):
         table.add_column(column, justify="left" if column in ("game", "model") else "right")
     for row in rows:
@@ -237,7 +237,9 @@ def rules_cmd(
                       _rate(row.check_chance), _kappa(row.check_kappa), f"{_rate(row.agreement)} ({row.judged})")
     console = stdout()
     print_table(console, table)
-    console.print(f"win: a guess accepted (a forfeit is a loss); won by rules/judge: the wins whose guess the rules "
+    console.print(f"win: a guess accepted (a forfeit is a loss); items seen: what the player was shown (a picnic "
+                  f"example is two items, one that may come and one that may not; the Math Game's are values); "
+                  f"won by rules/judge: the wins whose guess the rules "
                   f"accepted without asking the judge (the rule in its own words, or a Math Game formula giving "
                   f"every value) / those the judge role accepted; check acc.: the last rule-application check of "
                   f"each match; chance: what chance scores on the items those checks asked (the share of the "

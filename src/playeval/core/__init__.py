@@ -1,6 +1,6 @@
 """Core contracts: games, asks, actions, outcomes, events, errors, registry."""
 
-from playeval.core.ask import Ask, CallRecord, OutputConstraint, Reply
+from playeval.core.ask import Ask, CallRecord, NumberedReply, OutputConstraint, Reply
 from playeval.core.attempt import Attempt
 from playeval.core.baselines import (
     BASELINE_PROVIDER,
@@ -132,6 +132,7 @@ __all__ = [
     "MoveError",
     "MoveForm",
     "NotFoundError",
+    "NumberedReply",
     "Outcome",
     "OutputConstraint",
     "Panel",

@@ -24,6 +24,19 @@ class OutputConstraint(BaseModel):
     grammar: str | None = None
 
 
+class NumberedReply(BaseModel):
+    """A reply of ``count`` numbered lines, ``<n>. <answer>`` (a check of items), each answer one of ``choices``
+    when given; ``skip`` is a word that stands for the whole reply. The game's parser still reads the reply: this
+    only lets a person's terminal take the answers one per line, or all on one line, and say at once what is
+    wrong with a line."""
+
+    model_config = ConfigDict(frozen=True)
+
+    count: int = Field(ge=1)
+    choices: tuple[str, ...] | None = None
+    skip: str | None = None
+
+
 class Ask(BaseModel):
     """A request for one move from one seat, or from one role (a judge, a game master).
 
@@ -31,7 +44,7 @@ class Ask(BaseModel):
     prompt first). ``display`` and ``instructions`` are what a person in the
     seat is shown; ``max_chars`` is the longest reply the rules take from a
     person (``None`` when the reply is one of ``constraint.choices``), and
-    ``one_line`` says that the reply must fit on one line.
+    ``one_line`` says that the reply must fit on one line, ``numbered`` that it is numbered lines of answers.
     ``attempt`` counts re-asks after rejected replies. ``verdict``: the ask is a judge's question, and this says
     where its reply holds the answer words and which accept (``core.verdicts``), so a model's probabilities for
     them are recorded and a calibrated threshold can decide.
@@ -49,6 +62,7 @@ class Ask(BaseModel):
     max_tokens: int = 96
     max_chars: int | None = None
     one_line: bool = False
+    numbered: NumberedReply | None = None
     attempt: int = 0
     verdict: VerdictQuestion | None = None
 

@@ -1,5 +1,10 @@
 """Every shipped rule of the rule games, with what one of its matches can show (``guess_rule.audit.RuleSupply``).
 
+The counts are of turn 1: the units a match offers then and the first check's items. A later guess's check takes
+fresh items from the rule's reserve and, while more than ten would stay unshown, from units not yet shown
+(``guess_rule.base``): the units beyond turn 1 counted here are what a player who guesses rightly, or not at
+all, can be shown, and a wrong guess never takes the last ten of them.
+
 The counts follow each game's own drawing code, named beside each function; ``tests/games/test_rule_audit.py``
 checks them against matches the games set up, so a change to a game's drawing that is not made here fails there.
 A rule's counts do not depend on the match's seed: the seed orders the items, it does not change how many there are

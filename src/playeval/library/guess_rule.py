@@ -144,9 +144,18 @@ class _GuessTheRuleGame:
         return self._game.example_data(state.rule, before, state.shown)
 
     def held_out_items(self) -> list[str]:
-        """The items the rule-application check asks about after each guess (their answers stay hidden)."""
+        """The items the rule-application check of the next guess asks about (their answers stay hidden): each
+        guess gets fresh items where the game's pool allows (``guess_rule.base``), so ask just before each guess (a
+        request for more examples in between may change them)."""
         with Store.open(self._db) as store:
-            return [item.prompt for item in self._game.held_out(self._state(store).rule)]
+            return [item.prompt for item in self._game.next_check(self._state(store)).items]
+
+    def last_guess(self) -> str | None:
+        """The sentence that says the next move is the last (``None`` while it is not): every example has been
+        shown, so a refused guess ends the game, or the turn limit is reached. ``get_game_summary`` says it too."""
+        with Store.open(self._db) as store:
+            state = self._state(store)
+        return None if state.rule is None or self._game.outcome(state) is not None else self._game.last_note(state)
 
     def validate_guess(self, guess: str, held_out_answers: Sequence[str] | None = None) -> bool:
         """Present a guess (one turn); ``held_out_answers`` are the guess applied to ``held_out_items()`` (the
@@ -171,6 +180,11 @@ class _GuessTheRuleGame:
     def get_game_summary(self, include_rule: bool = False) -> dict[str, Any]:
         """Turns taken, examples seen, time, history, status; the rule only when asked (this counts no turn).
 
+        ``examples_seen`` holds the examples themselves; ``seen`` counts what a person has seen of them (items, or
+        the Math Game's values: a picnic unit shows two items), as the page's counter does, out of all the match can
+        show; ``examples_left`` the units ``get_more_examples`` can still ask for. ``last_guess`` is true when the
+        next move is the last (``last_guess_note`` says why: every example has been shown, or the turn limit).
+
         While the game is played each guess carries the judge's verdict only: its reason was written with the
         rule in view (``core.held``), so it is ``None`` until the game is over or the rule is asked for. A guess
         says who decided it (``decided``: ``rules`` when the rules accepted it without asking the judge, else
@@ -192,12 +206,18 @@ class _GuessTheRuleGame:
             elif isinstance(move, Guess):
                 history.append({"turn": move.turn, "kind": "guess", "text": move.text, "verdict": move.verdict,
                                 "decided": move.decided, "said": move.said() or None,
-                                "reason": move.reason or None})
+                                "reason": move.reason or None,
+                                "check_items": [item.prompt for item in move.check.items],
+                                "check_note": move.check.said() or None})
         started: datetime = records[0].created_at
+        last = None if state.rule is None or outcome is not None else self._game.last_note(state)
         summary: dict[str, Any] = {
             "uuid": record.id, "game": self.game_id, "difficulty": f"L{record.level}", "status": status,
             "turns_taken": state.turns,
             "examples_seen": {} if state.rule is None else self._game.example_data(state.rule, 0, state.shown),
+            "seen": {"label": self._game.seen_label, "count": self._game.seen(state.shown),
+                     "of": self._game.seen(state.total)},
+            "examples_left": state.total - state.shown, "last_guess": last is not None, "last_guess_note": last,
             "duration_s": (records[-1].created_at - started).total_seconds(), "history": history,
             "check_accuracy": self._game.accuracy(state)}
         if include_rule and state.rule is not None:

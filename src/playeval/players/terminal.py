@@ -1,17 +1,63 @@
-"""A person at the terminal."""
+"""A person at the terminal.
+
+Most asks take one line. An ask whose reply is numbered lines of answers (``Ask.numbered``: the guess-the-rule
+games' check of ten items) is read answer by answer: one per line, each prompted with its item, ``3. yes`` or just
+``yes`` (the next item's answer), or several on one line (``yes no yes``, ``1. yes 2. no``); the reply is sent once
+every item has an answer. A line that cannot be read (an unknown item number, an answer not among the choices, more
+answers than items) is refused with the reason and asked again, the answers already typed kept; an empty line
+before the end says which items are still missing. The skip word, alone on a line, skips the whole check.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Callable
 
-from playeval.core.ask import Ask, Reply
+from playeval.core.ask import Ask, NumberedReply, Reply
 
 HUMAN_MAX_RETRIES = 1000
+_ITEM = re.compile(r"^\s*(\d{1,3})\.\s+(\S.*?)\s*$", re.MULTILINE)
+"""An item as a check lists it: ``3. hammer``."""
+_NUMBERED = re.compile(r"(\d{1,3})\s*[.):]\s*(.+?)\s*(?=\b\d{1,3}\s*[.):]\s*\S|$)")
+"""Numbered answers on a line: ``3. yes`` or ``1. yes 2. no``."""
+_NUMBER = re.compile(r"^-?\d+$")
+_LEADING_NUMBER = re.compile(r"^\s*\d{1,3}\s*[.):]\s*\S")
+
+
+class BadLine(ValueError):
+    """A line of numbered answers that cannot be read; the message says why."""
+
+
+def read_answers(line: str, form: NumberedReply, answers: dict[int, str]) -> dict[int, str]:
+    """``answers`` with those of ``line`` added: numbered (``3. yes``, several on a line) or bare (the next items'
+    answers in order; several on a line when each is one of the choices, or a whole number where there are none);
+    raises ``BadLine`` with the reason, ``answers`` untouched."""
+    found = dict(answers)
+    if _LEADING_NUMBER.match(line):
+        pairs = [(int(number), answer) for number, answer in _NUMBERED.findall(line)]
+    else:
+        words = [word for word in re.split(r"[,\s]+", line) if word]
+        several = len(words) > 1 and all(
+            word.lower() in form.choices if form.choices else _NUMBER.match(word) for word in words)
+        missing = [number for number in range(1, form.count + 1) if number not in found]
+        bare = words if several else [line]
+        if len(bare) > len(missing):
+            raise BadLine(f"{len(bare)} answers, but only {len(missing)} "
+                          f"{'item is' if len(missing) == 1 else 'items are'} left to answer.")
+        pairs = list(zip(missing, bare, strict=False))
+    for number, answer in pairs:
+        if not 1 <= number <= form.count:
+            raise BadLine(f"there is no item {number}: the items are numbered 1 to {form.count}.")
+        if form.choices and answer.lower() not in form.choices:
+            raise BadLine(f"item {number}: answer {' or '.join(form.choices)}, not {answer!r}.")
+        found[number] = answer.lower() if form.choices else answer
+    return found
 
 
 class TerminalPlayer:
-    """Shows the ask and reads one line. Input and output are injectable for tests."""
+    """Shows the ask and reads one line, or an ask's numbered answers (see the module's note). Input and output
+    are injectable for tests."""
 
     kind = "human"
     model: str | None = None
@@ -27,5 +73,33 @@ class TerminalPlayer:
         self._write("")
         self._write(ask.display)
         self._write(f"  ({ask.instructions})")
+        if ask.numbered is not None:
+            return Reply(text=await asyncio.to_thread(self._numbered, ask, ask.numbered))
         line = await asyncio.to_thread(self._read, f"{self._name}> ")
         return Reply(text=line.strip())
+
+    def _numbered(self, ask: Ask, form: NumberedReply) -> str:
+        """The numbered reply, read answer by answer until every item has one (or the skip word)."""
+        items = {int(number): item for number, item in _ITEM.findall(ask.display)}
+        choices = f" ({' or '.join(form.choices)})" if form.choices else ""
+        skip = f"; '{form.skip}' skips them all" if form.skip else ""
+        self._write(f"  Answer each item{choices} on its own line, or several on one line{skip}.")
+        answers: dict[int, str] = {}
+        while True:
+            missing = [number for number in range(1, form.count + 1) if number not in answers]
+            if not missing:
+                return "\n".join(f"{number}. {answers[number]}" for number in range(1, form.count + 1))
+            following = missing[0]
+            item = items.get(following)
+            line = self._read(f"{self._name} {following}. {item}> " if item else f"{self._name} {following}> ")
+            line = line.strip()
+            if form.skip and line.lower() == form.skip.lower():
+                return form.skip
+            if not line:
+                self._write(f"  Still to answer: {', '.join(map(str, missing))}" +
+                            (f" (or '{form.skip}' to skip)." if form.skip else "."))
+                continue
+            try:
+                answers = read_answers(line, form, answers)
+            except BadLine as err:
+                self._write(f"  Not taken: {err} Type that line again.")

@@ -268,7 +268,7 @@ def _rate_cell(wins: int, matches: int, low: float | None, high: float | None, b
 
 def rule_game_tables(data: ReportData) -> list[Table]:
     """GuessTheRuleBench: the paper's Table 2 (judged win rate per game and level, a row per model, with Wilson
-    95% intervals), then a row per game, level and model with turns, examples seen, time and the judge-free
+    95% intervals), then a row per game, level and model with turns, items seen, time and the judge-free
     rule-application check. Empty when the run has no guess-the-rule matches."""
     rows = data.rule_games
     if not rows:
@@ -314,19 +314,20 @@ def rule_game_tables(data: ReportData) -> list[Table]:
         for r in rows)
     checks = Table(
         title="Guess the rule: turns, examples and the rule-application check",
-        columns=("Game", "Level", "Model", "Matches", "Turns", "Examples seen", "Seconds", "Check accuracy",
+        columns=("Game", "Level", "Model", "Matches", "Turns", "Items seen", "Seconds", "Check accuracy",
                  "Chance", "Kappa", "Judge agrees", "Won by rules/judge"),
         rows=detail,
-        caption=("Means per match. Examples seen counts example units (a picnic unit is one item that may come "
-                 "and one that may not). Check accuracy: the share of 10 held-out items the player's last guessed "
-                 "rule got right when asked to apply it. Chance: what chance scores on the items those checks "
-                 "asked, the share of the commonest right answer (50% on the picnic games' balanced yes/no items; "
-                 "0% for the Math Game's next values, open numbers): an accuracy at its chance level shows no "
-                 "grasp of the rule. Kappa: Cohen's kappa of the answers against the right ones over the same "
-                 "items, the accuracy corrected for chance (0: no better than chance, 1: all right; answering "
-                 "'yes' to everything scores 0). Judge agrees: the share of judged guesses whose verdict "
-                 "matches the check (a guess passes with 80% or more right). Won by rules/judge: the wins whose "
-                 "guess the rules accepted without asking the judge / those the judge accepted."),
+        caption=("Means per match. Items seen counts what the player was shown: items (each picnic example is one item"
+                 " that may come and one that may not) or, in the Math Game, values. Check accuracy: the share of 10 "
+                 "held-out items the player's last guessed rule got right when asked to apply it (each guess's check "
+                 "asks fresh items where the rule's pool allows). Chance: what chance scores on the items those checks"
+                 " asked, the share of the commonest right answer (50% on the picnic games' balanced yes/no items; 0% "
+                 "for the Math Game's next values, open numbers): an accuracy at its chance level shows no grasp of "
+                 "the rule. Kappa: Cohen's kappa of the answers against the right ones over the same items, the "
+                 "accuracy corrected for chance (0: no better than chance, 1: all right; answering 'yes' to everything"
+                 " scores 0). Judge agrees: the share of judged guesses whose verdict matches the check (a guess "
+                 "passes with 80% or more right). Won by rules/judge: the wins whose guess the rules accepted without "
+                 "asking the judge / those the judge accepted."),
     )
     return [wins, checks]
 

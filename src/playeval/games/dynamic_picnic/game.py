@@ -74,7 +74,17 @@ from playeval.games.dynamic_picnic.scripted import (
 )
 from playeval.games.dynamic_picnic.state import DynamicState
 from playeval.games.dynamic_picnic.taxonomy import TAXONOMY, kinds_in, rule_kind, set_of
-from playeval.guess_rule import JUDGE, PLAYER, SECRET_SET, SECRET_SETS, GuessRuleGame, ListedRound, ListedRuleGame, More
+from playeval.guess_rule import (
+    JUDGE,
+    PLAYER,
+    SECRET_SET,
+    SECRET_SETS,
+    GuessRuleGame,
+    GuessState,
+    ListedRound,
+    ListedRuleGame,
+    More,
+)
 from playeval.guess_rule.baselines import rule_baselines
 
 MAX_UNITS = 30
@@ -201,6 +211,11 @@ class DynamicPicnic(ListedRuleGame):
         if spec.setup.get("source") == BANK:
             return super().rule_of(spec)
         return ListedRound(statement="", positives=(), negatives=(), held_out=())
+
+    def lends_units(self, state: GuessState) -> bool:
+        """A banked rule's units are all drawn, so a later check may take unshown ones; a generated rule's are
+        made as the player asks for them (its later checks reuse the first's items, and say so)."""
+        return state.spec.setup.get("source") == BANK
 
     def writes_rule(self, spec: MatchSpec) -> bool:
         """Never the template's rule-writing phase: this game's game master has its own flow (``master``)."""

@@ -13,6 +13,7 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 
 from playeval.guess_rule import ListedRound
+from playeval.guess_rule.base import RESERVE_CHECKS, spare
 
 
 @dataclass(frozen=True)
@@ -93,9 +94,16 @@ def draw_held_out(
 def listed_round(statement: str, truth: Mapping[str, bool], rng: random.Random, *, held: int, units: int,
                  code: str | None = None) -> ListedRound:
     """A match's round of a rule: ``held`` balanced held-out words, then up to ``units`` example units (a word
-    that passes and one that fails), none of them held out, all drawn from ``rng`` in that order."""
+    that passes and one that fails), none of them held out, then the reserve of the later guesses' checks
+    (``guess_rule.base.spare``: words in neither, up to ``RESERVE_CHECKS`` checks' worth of each side), all drawn
+    from ``rng`` in that order. A unit's word whose partner ran short is not shown and joins the reserve."""
     kept = draw_held_out(truth, (), held, rng)
     shown = draw_examples(truth, {word.word for word in kept}, units, rng)
     count = min(len(shown.positives), len(shown.negatives))
+    used = {word.word for word in kept} | set(shown.words)
+    extra = draw_examples(truth, used, RESERVE_CHECKS * (held // 2), rng)
+    reserve = spare((*shown.positives[count:], *extra.positives), (*shown.negatives[count:], *extra.negatives),
+                    held // 2)
     return ListedRound(statement=statement, positives=shown.positives[:count], negatives=shown.negatives[:count],
-                       held_out=tuple((word.word, "yes" if word.truth else "no") for word in kept), code=code)
+                       held_out=tuple((word.word, "yes" if word.truth else "no") for word in kept), code=code,
+                       reserve=reserve)

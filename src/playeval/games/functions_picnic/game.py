@@ -97,6 +97,7 @@ class FunctionsPicnic(ListedRuleGame):
     admitted_label: ClassVar[str] = "Pass"
     refused_label: ClassVar[str] = "Fail"
     example_unit: ClassVar[str] = "examples"
+    seen_label: ClassVar[str] = "Words seen"
     secret_sets: ClassVar[tuple[str, ...]] = SECRET_SETS
     split_sets: ClassVar[tuple[str, str] | None] = SECRET_SETS
     generic_guesses: ClassVar[tuple[str, ...]] = (

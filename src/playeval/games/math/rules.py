@@ -43,7 +43,7 @@ from playeval.core.rng import derive_seed
 from playeval.games.math import prompts
 from playeval.games.math.calibration import judge_cases, written_cases
 from playeval.games.math.formulas import gives_values, read_guess
-from playeval.games.math.sequences import MAX_ABS, SEQUENCE_LENGTH, MathRule, draw_rule, held_out
+from playeval.games.math.sequences import MAX_ABS, SEQUENCE_LENGTH, MathRule, draw_rule, held_out, later_held_out
 from playeval.games.math.written import (
     HEADER,
     WrittenSequence,
@@ -52,6 +52,7 @@ from playeval.games.math.written import (
     read_math_draft,
 )
 from playeval.guess_rule import JUDGE, PLAYER, SECRET_SETS, GuessRuleGame, GuessState, HeldOut
+from playeval.guess_rule.base import Check
 from playeval.guess_rule.baselines import StatementJudge, StatementSolver, rule_baselines
 from playeval.guess_rule.writing import (
     CODE_EXECUTOR,
@@ -127,6 +128,7 @@ class MathGame(GuessRuleGame):
     apply_request: ClassVar[str] = prompts.APPLY
     apply_answer: ClassVar[str] = '"-"? [0-9]{1,14}'
     example_unit: ClassVar[str] = "values"
+    seen_label: ClassVar[str] = "Values seen"
     secret_sets: ClassVar[tuple[str, ...]] = SECRET_SETS
     split_sets: ClassVar[tuple[str, str] | None] = SECRET_SETS
     generic_guesses: ClassVar[tuple[str, ...]] = (
@@ -197,6 +199,24 @@ class MathGame(GuessRuleGame):
         triples = rule.held if isinstance(rule, WrittenSequence) else held_out(rule) or []
         return tuple(HeldOut(prompt=f"position {index}: {value}", answer=str(following))
                      for value, index, following in triples)
+
+    def later_check(self, state: GuessState, earlier: Sequence[Sequence[HeldOut]]) -> Check:
+        """A drawn rule's values from further start values (``sequences.later_held_out``): the pool has no end, so
+        every item is fresh but one whose sequence overflows, for which the first check's item is asked again. A
+        written rule's check is what its verdict carries: asked again."""
+        rule = state.rule
+        if isinstance(rule, WrittenSequence):
+            return super().later_check(state, earlier)
+        first = tuple(earlier[0])
+        items: list[HeldOut] = []
+        for triple, asked in zip(later_held_out(rule, len(earlier)), first, strict=False):
+            if triple is None:
+                items.append(asked)
+            else:
+                value, position, following = triple
+                items.append(HeldOut(prompt=f"position {position}: {value}", answer=str(following)))
+        return Check(items=tuple(items), reused=sum(1 for item, asked in zip(items, first, strict=True)
+                                                     if item == asked))
 
     def statement(self, rule: SequenceRule) -> str:
         return rule.describe()

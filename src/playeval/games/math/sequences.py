@@ -193,6 +193,23 @@ def rule_set(rule: MathRule) -> str | None:
     return found[0] if found else None
 
 
+LATER_STEP = 20
+"""How far apart the start multipliers of successive checks are: check ``n`` (0 the first) takes item ``j`` from the
+start ``start * (_SPREAD[j] + LATER_STEP * n)``, so no two checks share an item (``later_held_out``)."""
+
+
+def later_held_out(rule: MathRule, number: int) -> list[tuple[int, int, int] | None]:
+    """The items of the match's check ``number`` (1 the second), laid out as ``held_out``'s but from start
+    multipliers ``LATER_STEP * number`` higher: fresh values, none in an earlier check (each value is the start's
+    multiple's sequence at its index, and two starts never meet at an index, the rule being one-to-one), none shown.
+    An item whose sequence is not valid (it overflows) is ``None``: the game asks an earlier check's item instead."""
+    triples: list[tuple[int, int, int] | None] = []
+    for index in range(HELD_OUT):
+        values = replace(rule, start=rule.start * (_SPREAD[index] + LATER_STEP * number)).sequence(index + 2)
+        triples.append(None if values is None else (values[index], index, values[index + 1]))
+    return triples
+
+
 def held_out(rule: MathRule) -> list[tuple[int, int, int]] | None:
     """``HELD_OUT`` (value, index, next value) triples of the rule, never shown as examples.
 

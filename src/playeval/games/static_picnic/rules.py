@@ -5,7 +5,9 @@ three at L3, as "items that are small American birds", "items that are baked goo
 are African or Asian hoofed mammals"; every rule has 17 items or more, ``data/PROVENANCE.md``). A match draws one
 rule of its level and, from the match's seed, the order in which its items are shown: each example unit is one item
 that may come and one that may not. Up to five items of each kind are kept apart for the rule-application check
-(balanced yes and no). The flow is the shared ``playeval.guess_rule.GuessRuleGame``.
+(balanced yes and no); the items left over after the cap on units (``MAX_UNITS``), and some of the many items the
+rule refuses, are the reserve of the later guesses' checks (``guess_rule.base``: fresh items for every guess). The
+flow is the shared ``playeval.guess_rule.GuessRuleGame``.
 
 ``--secret-set set1|set2`` draws only rules of one half of the categories (``data/sets.json``: no category, so no
 rule, is in both; a rule whose categories straddle the halves is in neither); without it every rule may be drawn,
@@ -31,6 +33,7 @@ from playeval.games.static_picnic import prompts
 from playeval.games.static_picnic.calibration import judge_cases, written_cases
 from playeval.games.static_picnic.data import load_items, rules_of_level
 from playeval.guess_rule import JUDGE, PLAYER, SECRET_SETS, GuessRuleGame, ListedRound, ListedRuleGame
+from playeval.guess_rule.base import spare
 from playeval.guess_rule.baselines import StatementJudge, StatementSolver, rule_baselines
 
 HELD_OUT_PER_SIDE = 5
@@ -85,7 +88,8 @@ class StaticPicnic(ListedRuleGame):
         rng.shuffle(held)
         shown = min(len(positives) - kept, MAX_UNITS)
         round_ = ListedRound(statement=rule.statement, positives=tuple(positives[kept:kept + shown]),
-                             negatives=tuple(negatives[kept:kept + shown]), held_out=tuple(held))
+                             negatives=tuple(negatives[kept:kept + shown]), held_out=tuple(held),
+                             reserve=spare(positives[kept + shown:], negatives[kept + shown:], kept))
         return MatchSpec(game=self.id, level=level, seed=seed, setup=round_.to_setup(rule.id),
                          variants={PLAYER: variant},
                          params=params)
