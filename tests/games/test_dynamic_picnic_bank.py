@@ -29,7 +29,8 @@ PARTIES = (PLAYER, JUDGE, GAME_MASTER, VALIDATOR)
 
 
 async def _store_match(store: Store, level: int, seed: int, **options: str) -> str:
-    spec = game.new_spec(level, seed, random.Random(seed), options=options or None)
+    """A generated match, played by the scripted players and stored."""
+    spec = game.new_spec(level, seed, random.Random(seed), options={"rules": "generated", **options})
     match_id = store.create_match(spec=spec, seats=[SeatAssignment(seat=PLAYER, player_kind="scripted")],
                                   roles=[RoleAssignment(role=role, player_kind="scripted")
                                          for role in (JUDGE, GAME_MASTER, VALIDATOR)])
@@ -39,7 +40,8 @@ async def _store_match(store: Store, level: int, seed: int, **options: str) -> s
 
 def _seed_of_type(level: int, rule_type: str, skip: int = 0) -> int:
     found = [seed for seed in range(200)
-             if game.new_spec(level, seed, random.Random(seed)).setup["type"] == rule_type]
+             if game.new_spec(level, seed, random.Random(seed), options={"rules": "generated"}).setup["type"]
+             == rule_type]
     return found[skip]
 
 
@@ -118,7 +120,7 @@ async def test_generating_with_a_bank_avoids_its_rules(tmp_path: Path) -> None:
     with Store.open(db) as store:
         await _store_match(store, 1, seed)
         collect_bank(store).save(path)
-        spec = game.new_spec(1, seed, random.Random(seed), options={"bank": str(path)})
+        spec = game.new_spec(1, seed, random.Random(seed), options={"rules": "generated", "bank": str(path)})
         assert spec.setup["avoid"] == ["Items associated with the beach"]
         again = await _store_match(store, 1, seed, bank=str(path))
         state = state_from_events(game, store.get_match(again).spec, store.events(again))

@@ -290,10 +290,12 @@ class MathGuessTheRuleGame(_WrittenRuleGame):
 
 
 class DynamicGoingOnAPicnic(_GuessTheRuleGame):
-    """Dynamic Picnic: a game master (``game_master``, default the local model) invents the rule and its items
-    when the game is created and whenever more are asked for, a validator (``validator``, default the game
-    master's binding) checks them. A game the game master cannot set up raises ``GuessRuleError`` with the reason.
-    Game options: ``rules='bank'`` with ``bank=FILE`` (and ``bank_rule=ID``) plays a banked rule."""
+    """Dynamic Picnic. By default the game plays a rule of the level from the rule bank shipped with playeval, and
+    no model but the judge is asked; ``bank=FILE`` (and ``bank_rule=ID``) plays a rule of another bank. With
+    ``rules='generated'`` a game master (``game_master``, default the local model) invents the rule and its items
+    when the game is created and whenever more are asked for, and a validator (``validator``, default the game
+    master's binding) checks them; when the game master fails before the first turn, the game plays a bank rule
+    and its summary's reason says so. A game that cannot be set up raises ``GuessRuleError`` with the reason."""
 
     game_id: ClassVar[str] = "dynamic_picnic"
     other_roles: ClassVar[tuple[str, ...]] = ("game_master", "validator")
