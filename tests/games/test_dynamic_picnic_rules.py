@@ -55,9 +55,9 @@ def _fell_back(outcome: Outcome, events: list[Any], spec: MatchSpec, why: str) -
     assert state.fell_back is not None and why in state.fell_back and state.failure is None
     assert state.round.statement == spec.setup["fallback"]["statement"]
     assert outcome.status == "finished" and outcome.result_for(PLAYER).score is not None  # the player was scored
-    assert f"fell back to the bank (rule {spec.setup['fallback']['rule']})" in outcome.reason and why in outcome.reason
-    assert ("game", f"fell back to the bank (rule {spec.setup['fallback']['rule']}): the game master's part failed: "
-            f"{state.fell_back}") in game.transcript(state)
+    said = f"fell back to the bank (rule {spec.setup['fallback']['rule']})"
+    assert said in outcome.reason and why in outcome.reason
+    assert ("game", f"{said}: the game master's part failed: {state.fell_back}") in game.transcript(state)
     played = [index for index, event in enumerate(events)
               if isinstance(event, ActionApplied) and event.action.seat == PLAYER]
     master = [index for index, event in enumerate(events)
