@@ -299,7 +299,8 @@ class DynamicGoingOnAPicnic(_GuessTheRuleGame):
     ``rules='generated'`` a game master (``game_master``, default the local model) invents the rule and its items
     when the game is created and whenever more are asked for, and a validator (``validator``, default the game
     master's binding) checks them; when the game master fails before the first turn, the game plays a bank rule
-    and the summary's ``reason`` says so once the game is over. A game that cannot be set up raises ``GuessRuleError`` with the reason."""
+    and the summary's ``reason`` says so once the game is over. A game that cannot be set up raises
+    ``GuessRuleError`` with the reason."""
 
     game_id: ClassVar[str] = "dynamic_picnic"
     other_roles: ClassVar[tuple[str, ...]] = ("game_master", "validator")
