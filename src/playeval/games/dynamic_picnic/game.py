@@ -156,10 +156,11 @@ class DynamicPicnic(ListedRuleGame):
                                                  "default: a seeded draw among the level's", default=""),
     )
     presentation: ClassVar[Presentation] = Presentation(
-        name="Dynamic Picnic", tagline="Work out the rule a game master just invented.",
-        pitch=("A language model makes up a rule for what may come to the picnic, and items on both sides of it, "
-               "checked by a second model. Ask for more, or name the rule."),
-        how=("You see items that may come and items that may not, all invented for this game.",
+        name="Dynamic Picnic", tagline="Work out a rule of any of five kinds, from items on both sides of it.",
+        pitch=("A rule says what may come to the picnic: a kind of thing, a spelling, a use, an association. By "
+               "default it comes from playeval's bank of hand-checked rules; with rules=generated a language model "
+               "makes one up and a second model checks its items. Ask for more, or name the rule."),
+        how=("You see items that may come and items that may not.",
              "Ask for more (MORE: 2 shows two more of each) or guess the rule (GUESS: things made of glass).",
              "After a guess, say for ten new items whether they may come, then the judge rules."),
         person_seat=PLAYER)
