@@ -243,9 +243,11 @@ class DynamicPicnic(ListedRuleGame):
         return ListedRound(statement="", positives=(), negatives=(), held_out=())
 
     def lends_units(self, state: GuessState) -> bool:
-        """A banked rule's units are all drawn, so a later check may take unshown ones; a generated rule's are
-        made as the player asks for them (its later checks reuse the first's items, and say so)."""
-        return state.spec.setup.get("source") == BANK
+        """A banked rule's units are all drawn (a match that fell back to one too), so a later check may take
+        unshown ones; a generated rule's are made as the player asks for them (its later checks reuse the first's
+        items, and say so)."""
+        fell_back = isinstance(state, DynamicState) and state.fell_back is not None
+        return state.spec.setup.get("source") == BANK or fell_back
 
     def writes_rule(self, spec: MatchSpec) -> bool:
         """Never the template's rule-writing phase: this game's game master has its own flow (``master``)."""
