@@ -82,8 +82,8 @@ def main(argv: Iterable[str] | None = None) -> int:
           f"values. Minimum: {args.min_units} units after turn 1 and {args.min_check} check items.")
     print(table(summaries, args.min_units, args.min_check))
     if "dynamic_picnic" in games:
-        print("dynamic_picnic: no rule bank ships yet; counted are its 15 hand-written rules as bank entries of their "
-              "items (5 of each side held out)" + (f", and the rules of {args.bank}" if args.bank else "") + ".")
+        print("dynamic_picnic: the rule bank shipped with playeval (what a match plays by default)"
+              + (f", and the rules of {args.bank}" if args.bank else "") + "; generated rules are not counted.")
     print("math: every rule the procedural draw can give (steps, operands and start), each valid one counted once.")
     return 0
 

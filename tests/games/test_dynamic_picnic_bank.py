@@ -3,23 +3,32 @@ replayed in a new match with the same items and no game master."""
 
 from __future__ import annotations
 
+import os
 import random
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from playeval.core import ConfigError
 from playeval.core.events import ActionApplied, AskIssued, RoleAssignment, SeatAssignment
+from playeval.core.normalize import normalize_name
 from playeval.engine import play_match, state_from_events
 from playeval.games.dynamic_picnic import (
     GAME_MASTER,
+    SETS,
+    TAXONOMY,
     VALIDATOR,
     BankRule,
     DynamicPicnic,
     RuleBank,
     add_rules,
+    kinds_in,
     rule_id,
+    set_of,
 )
+from playeval.games.dynamic_picnic.bank import shipped_bank
 from playeval.guess_rule import JUDGE, PLAYER
 from playeval.library import collect_bank
 from playeval.store import Store
@@ -29,7 +38,8 @@ PARTIES = (PLAYER, JUDGE, GAME_MASTER, VALIDATOR)
 
 
 async def _store_match(store: Store, level: int, seed: int, **options: str) -> str:
-    spec = game.new_spec(level, seed, random.Random(seed), options=options or None)
+    """A generated match, played by the scripted players and stored."""
+    spec = game.new_spec(level, seed, random.Random(seed), options={"rules": "generated", **options})
     match_id = store.create_match(spec=spec, seats=[SeatAssignment(seat=PLAYER, player_kind="scripted")],
                                   roles=[RoleAssignment(role=role, player_kind="scripted")
                                          for role in (JUDGE, GAME_MASTER, VALIDATOR)])
@@ -39,7 +49,8 @@ async def _store_match(store: Store, level: int, seed: int, **options: str) -> s
 
 def _seed_of_type(level: int, rule_type: str, skip: int = 0) -> int:
     found = [seed for seed in range(200)
-             if game.new_spec(level, seed, random.Random(seed)).setup["type"] == rule_type]
+             if game.new_spec(level, seed, random.Random(seed), options={"rules": "generated"}).setup["type"]
+             == rule_type]
     return found[skip]
 
 
@@ -118,7 +129,7 @@ async def test_generating_with_a_bank_avoids_its_rules(tmp_path: Path) -> None:
     with Store.open(db) as store:
         await _store_match(store, 1, seed)
         collect_bank(store).save(path)
-        spec = game.new_spec(1, seed, random.Random(seed), options={"bank": str(path)})
+        spec = game.new_spec(1, seed, random.Random(seed), options={"rules": "generated", "bank": str(path)})
         assert spec.setup["avoid"] == ["Items associated with the beach"]
         again = await _store_match(store, 1, seed, bank=str(path))
         state = state_from_events(game, store.get_match(again).spec, store.events(again))
@@ -151,3 +162,67 @@ async def test_a_banked_rule_runs_out_of_examples_and_the_form_then_only_guesses
     state = game.apply(state, game.parse(state, ask, f"MORE: {state.total - state.shown}"))
     move = next(form for form in game.panel(state, PLAYER).forms if form.kind == "move")
     assert [action.key for action in move.actions] == ["guess"] and move.note
+
+
+# -- the bank shipped with playeval, played by default ---------------------------------------------------------------
+
+
+def test_the_shipped_bank_is_what_its_source_builds() -> None:
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run([sys.executable, str(root / "scripts" / "build_dynamic_picnic_bank.py"), "--check"],
+                          capture_output=True, text=True, timeout=120, check=False,
+                          env={**os.environ, "PYTHONPATH": str(root / "src")})
+    assert done.returncode == 0, done.stdout + done.stderr
+    shipped = root / "src" / "playeval" / "games" / "dynamic_picnic" / "data" / "default_bank.json"
+    assert RuleBank.load(shipped) == shipped_bank()  # the bank's own format: a file the bank options read
+
+
+def test_the_shipped_bank_has_every_level_and_type_and_both_halves_with_items_on_one_side_only() -> None:
+    bank = shipped_bank()
+    assert {(rule.level, rule.type) for rule in bank.rules} == {(level, kind.id) for level in (1, 2, 3)
+                                                                for kind in TAXONOMY}
+    for level in (1, 2, 3):
+        for name in SETS:
+            assert {rule.type for rule in bank.of_level(level) if set_of(level, rule.type) == name} == \
+                {kind.id for kind in kinds_in(name, level)}
+    for rule in bank.rules:
+        assert rule.id == rule_id(rule.statement)
+        yes = [normalize_name(item) for item in rule.positives] + \
+            [normalize_name(item) for item, answer in rule.held_out if answer == "yes"]
+        no = [normalize_name(item) for item in rule.negatives] + \
+            [normalize_name(item) for item, answer in rule.held_out if answer == "no"]
+        assert len(set(yes)) == len(yes) and len(set(no)) == len(no) and not set(yes) & set(no), rule.statement
+        assert sorted(answer for _, answer in rule.held_out) == ["no"] * 5 + ["yes"] * 5
+
+
+@pytest.mark.parametrize("level", [1, 2, 3])
+async def test_a_default_match_plays_a_shipped_rule_and_asks_no_game_master(level: int, tmp_path: Path) -> None:
+    shipped = {rule.id: rule for rule in shipped_bank().rules}
+    specs = [game.new_spec(level, seed, random.Random(seed)) for seed in range(30)]
+    assert {spec.setup["source"] for spec in specs} == {"bank"} and {spec.params["rules"] for spec in specs} == {"bank"}
+    drawn = {spec.setup["rule"] for spec in specs}
+    assert drawn == {rule.id for rule in shipped.values() if rule.level == level}  # every rule of the level, seeded
+    for name in SETS:  # a secret set's half only
+        for seed in range(10):
+            spec = game.new_spec(level, seed, random.Random(seed), secret_set=name)
+            assert set_of(level, shipped[spec.setup["rule"]].type) == name
+    with Store.open(f"sqlite:///{tmp_path / 'b.db'}") as store:
+        spec = specs[0]
+        match_id = store.create_match(spec=spec, seats=[SeatAssignment(seat=PLAYER, player_kind="scripted")])
+        outcome = await play_match(game, spec, {party: game.scripted_player(party, spec) for party in PARTIES},
+                                   store, match_id)
+        events = store.events(match_id)
+    assert outcome.winner == PLAYER
+    assert {event.action.party for event in events if isinstance(event, ActionApplied)} == {PLAYER}
+    assert game.initial_state(spec).round.statement == shipped[spec.setup["rule"]].statement
+
+
+@pytest.mark.parametrize("level", [1, 2, 3])
+def test_a_generated_match_has_a_shipped_rule_of_its_type_to_fall_back_to(level: int) -> None:
+    for secret_set in (None, *SETS):
+        for seed in range(12):
+            spec = game.new_spec(level, seed, random.Random(seed), secret_set=secret_set,
+                                 options={"rules": "generated"})
+            fallback = spec.setup["fallback"]
+            assert fallback["type"] == spec.setup["type"] and "statement" not in spec.setup
+            assert shipped_bank().get(fallback["rule"]).level == level

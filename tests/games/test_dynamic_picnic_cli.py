@@ -44,7 +44,7 @@ def test_run_bank_and_replay(runner: CliRunner, tmp_path: Path) -> None:
     roles = ["--role", "game_master=scripted", "--role", "validator=scripted", "--role", "judge=scripted"]
     env = {"COLUMNS": "200"}
     first = runner.invoke(app, ["run", "dynamic_picnic", "--models", "mock/picnicker", "--n", "2", "--level", "2",
-                                *roles], env=env)
+                                "--option", "rules=generated", *roles], env=env)
     assert first.exit_code == 0, first.output
     assert "dynamic_picnic" in first.output and "mock/picnicker" in first.output
     generated = _matches(tmp_path)
@@ -73,5 +73,19 @@ def test_run_bank_and_replay(runner: CliRunner, tmp_path: Path) -> None:
     assert len(_matches(tmp_path)) == 3
 
     missing = runner.invoke(app, ["run", "dynamic_picnic", "--models", "mock/picnicker", "--n", "1",
-                                  "--option", "rules=bank", *roles], env=env)
-    assert missing.exit_code != 0 and "rule bank" in (missing.output + str(missing.exception))
+                                  "--option", f"bank={tmp_path / 'none.json'}", *roles], env=env)
+    assert missing.exit_code != 0 and "cannot read the rule bank" in (missing.output + str(missing.exception))
+
+
+def test_a_plain_run_plays_the_shipped_bank_and_asks_no_game_master(runner: CliRunner, tmp_path: Path) -> None:
+    """``playeval run dynamic_picnic`` with no option: every match plays a rule of the shipped bank; the game
+    master and the validator, bound to a model whose every reply is unreadable, are never asked."""
+    roles = ["--role", "game_master=mock/garbage", "--role", "validator=mock/garbage", "--role", "judge=scripted"]
+    done = runner.invoke(app, ["run", "dynamic_picnic", "--models", "mock/picnicker", "--n", "3", "--level", "3",
+                               *roles], env={"COLUMNS": "200"})
+    assert done.exit_code == 0, done.output
+    matches = _matches(tmp_path)
+    assert len(matches) == 3 and {source for source, _ in matches} == {"bank"}
+    for _, events in matches:
+        parties = {event.action.party for event in events if isinstance(event, ActionApplied)}
+        assert parties == {"player", "judge"}

@@ -1,10 +1,12 @@
-"""Dynamic Picnic's state machine: the game master's part (rule, level, items, validation) played by scripted
-players and by mock models through the real engine loop, its limits, and replays that call no model."""
+"""Dynamic Picnic's state machine with ``rules=generated``: the game master's part (rule, level, items, validation)
+played by scripted players and by mock models through the real engine loop, its limits and the fall back to a bank
+rule when it fails, and replays that call no model."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,6 +25,7 @@ from playeval.games.dynamic_picnic import (
     VALIDATOR,
     DynamicPicnic,
     DynamicState,
+    RuleBank,
     statement_key,
 )
 from playeval.games.dynamic_picnic.master import gm_parse
@@ -34,7 +37,33 @@ PARTIES = (PLAYER, JUDGE, GAME_MASTER, VALIDATOR)
 
 
 def _spec(level: int = 1, seed: int = 5, **options: Any) -> MatchSpec:
-    return game.new_spec(level, seed, random.Random(seed), options=options or None)
+    """A generated match's spec (the game's default plays a bank rule: ``test_dynamic_picnic_bank``)."""
+    return game.new_spec(level, seed, random.Random(seed), options={"rules": "generated", **options})
+
+
+def _no_fallback(tmp_path: Path) -> str:
+    """A bank with no rule: a generated match given it has no rule to fall back to."""
+    path = tmp_path / "empty.json"
+    RuleBank().save(path)
+    return str(path)
+
+
+def _fell_back(outcome: Outcome, events: list[Any], spec: MatchSpec, why: str) -> DynamicState:
+    """The match played its fallback rule to the end after the game master's part failed for ``why``; its state."""
+    state = state_from_events(game, spec, events)
+    assert isinstance(state, DynamicState)
+    assert state.fell_back is not None and why in state.fell_back and state.failure is None
+    assert state.round.statement == spec.setup["fallback"]["statement"]
+    assert outcome.status == "finished" and outcome.result_for(PLAYER).score is not None  # the player was scored
+    said = f"fell back to the bank (rule {spec.setup['fallback']['rule']})"
+    assert said in outcome.reason and why in outcome.reason
+    assert ("game", f"{said}: the game master's part failed: {state.fell_back}") in game.transcript(state)
+    played = [index for index, event in enumerate(events)
+              if isinstance(event, ActionApplied) and event.action.seat == PLAYER]
+    master = [index for index, event in enumerate(events)
+              if isinstance(event, ActionApplied) and event.action.role in (GAME_MASTER, VALIDATOR)]
+    assert played and max(master) < min(played)  # no game-master move once the player plays the bank rule
+    return state
 
 
 async def _play(spec: MatchSpec, players: Mapping[str, Any]) -> tuple[Outcome, list[Any]]:
@@ -55,6 +84,8 @@ def test_the_spec_draws_a_type_and_a_variant_and_holds_no_rule() -> None:
     assert spec == _spec(2, 11)  # seeded
     assert spec.setup["source"] == "generated" and spec.setup["type"] in {kind.id for kind in TAXONOMY}
     assert "statement" not in spec.setup and spec.variants[PLAYER] in (0, 1, 2)
+    # the bank rule it falls back to: the shipped bank's, of the level and the drawn type
+    assert spec.setup["fallback"]["type"] == spec.setup["type"] and len(spec.setup["fallback"]["held_out"]) == 10
     assert {_spec(1, seed).setup["type"] for seed in range(40)} == {kind.id for kind in TAXONOMY}
     assert {_spec(1, seed).variants[PLAYER] for seed in range(40)} == {0, 1, 2}
     # nothing to disclose before a rule exists, and the rule nobody sees while playing
@@ -62,8 +93,8 @@ def test_the_spec_draws_a_type_and_a_variant_and_holds_no_rule() -> None:
     assert disclosed_to(game, spec, (PLAYER,), over=False) == []
     with pytest.raises(ConfigError):
         game.new_spec(4, 1, random.Random(1))
-    with pytest.raises(ConfigError, match="rules=bank needs a rule bank"):
-        _spec(rules="bank")
+    with pytest.raises(ConfigError, match="rules must be"):
+        _spec(rules="invented")
 
 
 async def test_a_scripted_match_validates_items_and_keeps_the_check_apart() -> None:
@@ -150,8 +181,21 @@ def _last_user(request: ModelRequest) -> str:
     return next(message.content for message in reversed(request.messages) if message.role == "user")
 
 
-async def test_a_rule_at_another_level_is_replaced_and_after_the_limit_the_match_is_aborted() -> None:
+async def test_a_rule_at_another_level_is_replaced_and_after_the_limit_the_match_falls_back_to_the_bank() -> None:
     spec = _spec(1, 2)
+    rules = [f"Rule: Items whose name is a word of kind number {n}" for n in range(1, 10)]
+    async with _mock_hub({"gm": rules, "val": ["Level: L3", "Level: L2", "Level: L3"]}) as hub:
+        players = _scripted(spec, game_master=role_player(hub.get("mock/gm"), seed=1),
+                            validator=role_player(hub.get("mock/val"), seed=1))
+        outcome, events = await _play(spec, players)
+    state = _fell_back(outcome, events, spec, f"wrote {MAX_RULE_TRIES} rules")
+    assert [attempt.level for attempt in state.attempts] == [3, 2, 3]
+    assert "(L3)" in outcome.reason and outcome.winner == PLAYER  # the scripted player knows the hand-written rule
+
+
+async def test_a_rule_at_another_level_after_the_limit_aborts_a_match_with_no_bank_rule(tmp_path: Path) -> None:
+    spec = _spec(1, 2, bank=_no_fallback(tmp_path))
+    assert "fallback" not in spec.setup
     rules = [f"Rule: Items whose name is a word of kind number {n}" for n in range(1, 10)]
     async with _mock_hub({"gm": rules, "val": ["Level: L3", "Level: L2", "Level: L3"]}) as hub:
         players = _scripted(spec, game_master=role_player(hub.get("mock/gm"), seed=1),
@@ -194,7 +238,8 @@ async def test_a_repeated_rule_is_refused_and_the_rules_tried_are_in_the_next_pr
     assert "Things that are red" in prompts[1]  # told which rule it already wrote
     refused = [event for event in events if isinstance(event, ReplyRejected)]
     assert refused and refused[-1].error == "rule" and "used already" in refused[-1].reason
-    assert outcome.status == "aborted" and "game_master" in outcome.reason
+    _fell_back(outcome, events, spec, "the game_master gave no usable reply")
+    assert "used already" in outcome.reason
     assert statement_key("the things that are RED.") == statement_key("Things that are red")
 
 
@@ -236,8 +281,10 @@ async def test_the_validator_drops_items_it_puts_on_the_other_side() -> None:
         set(others)
 
 
-async def test_too_few_valid_items_give_the_match_up_after_the_round_limit() -> None:
-    spec = _spec(1, 4)
+@pytest.mark.parametrize("fallback", [True, False])
+async def test_too_few_valid_items_after_the_round_limit_fall_back_or_give_the_match_up(fallback: bool,
+                                                                                       tmp_path: Path) -> None:
+    spec = _spec(1, 4) if fallback else _spec(1, 4, bank=_no_fallback(tmp_path))
     async with _mock_hub({"gm": lambda request: "Rule: Things that are red" if "Invent" in _last_user(request)
                           else "Fits: apple, apple\nDoes not fit: sky, sky",
                           "val": lambda request: "Level: L1" if "Which level" in _last_user(request) else
@@ -245,18 +292,33 @@ async def test_too_few_valid_items_give_the_match_up_after_the_round_limit() -> 
         players = _scripted(spec, game_master=role_player(hub.get("mock/gm"), seed=1),
                             validator=role_player(hub.get("mock/val"), seed=1))
         outcome, events = await _play(spec, players)
-    assert outcome.status == "aborted" and f"in {MAX_ITEM_ROUNDS} rounds" in outcome.reason
-    state = state_from_events(game, spec, events)
+    if fallback:
+        state = _fell_back(outcome, events, spec, f"in {MAX_ITEM_ROUNDS} rounds")
+    else:
+        assert outcome.status == "aborted" and f"in {MAX_ITEM_ROUNDS} rounds" in outcome.reason
+        state = state_from_events(game, spec, events)
     assert len(state.batches) == MAX_ITEM_ROUNDS
     assert state.batches[0].repeated == ("apple", "sky") and all(not b.items for b in state.batches[1:])
 
 
-async def test_an_unreadable_game_master_is_re_asked_then_the_match_is_aborted() -> None:
+async def test_an_unreadable_game_master_is_re_asked_then_the_match_falls_back_to_the_bank() -> None:
     spec = _spec(1, 4)
     async with _mock_hub({"gm": ["I would say red things", "red things!", "Rule?"]}) as hub:
         players = _scripted(spec, game_master=role_player(hub.get("mock/gm"), seed=1, max_retries=2))
         outcome, events = await _play(spec, players)
     assert [event.error for event in events if isinstance(event, ReplyRejected)] == ["format"] * 3
+    state = _fell_back(outcome, events, spec, "the game_master gave no usable reply")
+    assert "Rule:" in outcome.reason and not state.attempts
+    fallback = [event.action for event in events if isinstance(event, ActionApplied) and event.action.role]
+    assert [(action.role, action.kind) for action in fallback] == [(GAME_MASTER, "fallback")]  # in the log
+    assert state_from_events(game, spec, events) == state  # a replay folds the same fall back
+
+
+async def test_an_unreadable_game_master_with_no_bank_rule_aborts_the_match(tmp_path: Path) -> None:
+    spec = _spec(1, 4, bank=_no_fallback(tmp_path))
+    async with _mock_hub({"gm": ["I would say red things", "red things!", "Rule?"]}) as hub:
+        players = _scripted(spec, game_master=role_player(hub.get("mock/gm"), seed=1, max_retries=2))
+        outcome, _ = await _play(spec, players)
     assert outcome.status == "aborted" and "game_master" in outcome.reason and "Rule:" in outcome.reason
 
 

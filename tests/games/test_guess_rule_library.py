@@ -98,3 +98,33 @@ def test_each_guess_gets_fresh_items_and_the_last_guess_is_said(cls: type[MathGu
     assert game.validate_guess("a third vague guess") is False
     final = game.get_game_summary()
     assert final["status"] == "lost" and final["last_guess"] is False  # the game is over: nothing is due
+
+
+def test_dynamic_picnic_plays_the_shipped_bank_by_default_and_falls_back_to_it(tmp_path: Path) -> None:
+    """With no game option the library's Dynamic Picnic plays a shipped bank rule, its game master never asked (it
+    is bound here to a model whose every reply is unreadable); with rules='generated' that game master fails, and the
+    game plays a bank rule all the same, its summary saying why."""
+    from playeval.core.events import ActionApplied, AskIssued
+    from playeval.games.dynamic_picnic import shipped_bank
+    from playeval.store import Store
+
+    db = f"sqlite:///{tmp_path / 'lib.db'}"
+    banked = DynamicGoingOnAPicnic(difficulty="L2", seed=3, judge="scripted", db=db, game_master="mock/garbage")
+    uuid = banked.create_game_instance()
+    rule = banked.get_game_summary(include_rule=True)["rule"]
+    assert rule in {item.statement for item in shipped_bank().of_level(2)} and banked.examples()["positives"]
+    with Store.open(db) as store:
+        events = store.events(uuid)
+    parties = {event.role for event in events if isinstance(event, AskIssued)} | \
+        {event.action.party for event in events if isinstance(event, ActionApplied)}
+    assert not parties & {"game_master", "validator"}
+
+    generated = DynamicGoingOnAPicnic(difficulty="L2", seed=3, judge="scripted", db=db, game_master="mock/garbage",
+                                      rules="generated", max_turns=2)
+    generated.create_game_instance()
+    assert generated.examples()["positives"]  # the player's turn, from the bank rule
+    assert "reason" not in generated.get_game_summary()  # while playing, nothing of the game master's part
+    assert generated.validate_guess("something vague") is False
+    summary = generated.get_game_summary(include_rule=True)
+    assert summary["status"] == "lost" and summary["rule"] in {item.statement for item in shipped_bank().of_level(2)}
+    assert "fell back to the bank" in summary["reason"] and "game_master gave no usable reply" in summary["reason"]

@@ -57,8 +57,8 @@ def test_default_draws_are_unchanged() -> None:
         {"even": ["sub", 10], "odd": ["sub", 10], "start": 9, "check": "spread"},
         {"even": ["mul", -4], "odd": ["mul", -4], "start": 9, "check": "spread"},
         {"even": ["sub", 10], "odd": ["sub", 6], "start": 8, "check": "spread"}]
-    assert [DynamicPicnic().new_spec(1, seed, random.Random(seed)).setup["type"] for seed in range(4)] == [
-        "relational", "semantic", "attribute", "semantic"]
+    assert [DynamicPicnic().new_spec(1, seed, random.Random(seed), options={"rules": "generated"}).setup["type"]
+            for seed in range(4)] == ["relational", "semantic", "attribute", "semantic"]
     assert [FunctionsPicnic().new_spec(level, 3, random.Random(3)).setup["rule"] for level in (1, 2, 3)] == [
         "L1.three-or-more-vowels", "L2.first-half-start-with-t", "L3.vowel-at-odd-positions"]
 
@@ -154,7 +154,8 @@ async def test_dynamic_picnic_draws_types_of_the_named_half_and_its_game_master_
 
     game = DynamicPicnic()
     for name in SETS:
-        specs = [game.new_spec(level, seed, random.Random(seed), secret_set=name) for seed in SEEDS]
+        specs = [game.new_spec(level, seed, random.Random(seed), secret_set=name, options={"rules": "generated"})
+                 for seed in SEEDS]
         assert {spec.setup["type"] for spec in specs} == {kind.id for kind in kinds_in(name, level)}
         spec = specs[0]
         parties = (PLAYER, JUDGE, GAME_MASTER, VALIDATOR)

@@ -1,5 +1,6 @@
 """The rule audit (issue 23 section 1): the counting on tiny made-up rules, the counts checked against the matches
-the games set up, and the minimum every shipped rule must meet (Static Picnic meets it; the other games not yet)."""
+the games set up, and the minimum every shipped rule of every rule game meets (issue 23), with Static Picnic's and
+Dynamic Picnic's data also asserted on their own."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import pytest
 
 from playeval.games.dynamic_picnic import DynamicPicnic
 from playeval.games.dynamic_picnic._scripted_rules import SCRIPTED_RULES
-from playeval.games.dynamic_picnic.bank import BankRule, RuleBank, rule_id
+from playeval.games.dynamic_picnic.bank import BankRule, RuleBank, rule_id, shipped_bank
 from playeval.games.functions_picnic import FunctionsPicnic
 from playeval.games.math import MathGame, MathRule
 from playeval.games.rule_audit import (
@@ -132,19 +133,29 @@ def test_dynamic_picnic_counts_a_bank_as_its_matches_play_it(tmp_path: Path) -> 
     path = tmp_path / "bank.json"
     RuleBank(rules=(entry,)).save(path)
     counted = [item for item in dynamic_picnic(path) if item.rule == entry.id]
-    as_scripted = next(item for item in dynamic_picnic() if item.rule == f"scripted:L1:{scripted.type}")
     game = DynamicPicnic()
     spec = game.new_spec(1, 4, random.Random(4), options={"rules": "bank", "bank": str(path)})
     state = game.initial_state(spec)
     assert len(counted) == 1
     assert (state.total, len(game.held_out(state.rule))) == (counted[0].units, counted[0].check)
-    assert (as_scripted.units, as_scripted.check) == (counted[0].units, counted[0].check)
+
+
+def test_dynamic_picnic_counts_the_shipped_bank_as_its_default_matches_play_it() -> None:
+    shipped = shipped_bank()
+    counted = {item.rule: item for item in dynamic_picnic()}
+    assert set(counted) == {f"shipped:{rule.id}" for rule in shipped.rules}  # the shipped bank, and nothing else
+    game = DynamicPicnic()
+    for rule in shipped.rules:
+        spec = game.new_spec(rule.level, 4, random.Random(4), options={"bank_rule": rule.id})  # the default bank
+        state = game.initial_state(spec)
+        supply = counted[f"shipped:{rule.id}"]
+        assert spec.setup["rule"] == rule.id and supply.level == rule.level
+        assert (state.total, len(game.held_out(state.rule))) == (supply.units, supply.check), rule.statement
 
 
 # -- the minimum every shipped rule must meet ------------------------------------------------------------------------
 
 
-@pytest.mark.xfail(strict=True, reason="issue 23: the other rule games not yet (Static Picnic: the test below)")
 def test_every_shipped_rule_offers_ten_units_after_turn_one_and_ten_check_items() -> None:
     supplies = every_rule(RULE_GAMES)
     assert {item.game for item in supplies} == set(RULE_GAMES)
@@ -163,3 +174,15 @@ def test_every_static_picnic_rule_meets_the_minimum_at_every_level() -> None:
         assert sum(item.level == level for item in supplies) >= 30, level
     under = short(supplies)
     assert not under, ", ".join(f"{item.rule} ({item.beyond_first} units, {item.check} checks)" for item in under[:10])
+
+
+def test_every_rule_of_dynamic_picnic_s_shipped_bank_meets_the_minimum() -> None:
+    """The game's own row of the minimum above: every rule of the shipped bank, which a default match plays, offers
+    ``MIN_UNITS`` units after turn 1 and ``MIN_CHECK`` check items."""
+    supplies = every_rule(["dynamic_picnic"])
+    assert len(supplies) == len(shipped_bank().rules) >= 15
+    assert {item.level for item in supplies} == {1, 2, 3}
+    under = short(supplies)
+    assert not under, [(item.rule, item.beyond_first, item.check) for item in under]
+    assert min(item.beyond_first for item in supplies) >= MIN_UNITS
+    assert min(item.check for item in supplies) >= MIN_CHECK

@@ -1,9 +1,10 @@
 """``playeval rule-bank``: collect Dynamic Picnic rules from a store into a bank file, and list a bank.
 
-    playeval run dynamic_picnic --models M --n 5 --level 2              # the game master writes rules
+    playeval run dynamic_picnic --models M --n 5 --level 2 --option rules=generated   # the game master writes rules
     playeval rule-bank build bank.json                                  # collect them (merged into bank.json)
     playeval rule-bank list bank.json --items                           # what is banked
-    playeval run dynamic_picnic --models M2 --level 2 --option rules=bank --option bank=bank.json
+    playeval run dynamic_picnic --models M2 --level 2 --option bank=bank.json
+    playeval rule-bank list                                             # the bank shipped with playeval
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import typer
 from rich.table import Table
 
 from playeval.cli.console import db_option, print_table, stderr, stdout
-from playeval.games.dynamic_picnic import RuleBank
+from playeval.games.dynamic_picnic import RuleBank, shipped_bank
 from playeval.library import collect_bank
 from playeval.store import Store
 
@@ -36,11 +37,12 @@ def register(app: typer.Typer) -> None:
         stderr().print(f"{len(bank.rules)} rules in {output} ({len(bank.rules) - len(before.rules)} new)")
 
     @bank_app.command("list")
-    def list_rules(bank_file: Path = typer.Argument(..., help="Bank file."),
+    def list_rules(bank_file: Path | None = typer.Argument(None, help="Bank file (default: the bank shipped with "
+                                                                     "playeval, which matches play by default)."),
                    level: int = typer.Option(None, "--level", help="Only this level."),
                    items: bool = typer.Option(False, "--items", help="Also print each rule's items.")) -> None:
         """List a bank's rules: id, level, type, items per side, held-out items, matches it came from."""
-        bank = RuleBank.load(bank_file)
+        bank = RuleBank.load(bank_file) if bank_file is not None else shipped_bank()
         rules = [rule for rule in bank.rules if level is None or rule.level == level]
         console = stdout()
         table = Table("id", "level", "type", "rule", "yes", "no", "held out", "dropped", "matches", "game master")

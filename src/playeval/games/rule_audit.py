@@ -18,9 +18,9 @@ A rule's counts do not depend on the match's seed: the seed orders the items, it
 * Math Game (``math.sequences.draw_rule``): a rule is its steps and its start; every rule ``draw_rule`` can return is
   enumerated (operations, operands and the start's factor from 1 to 9), and each valid one shows
   ``SEQUENCE_LENGTH`` values and checks ``HELD_OUT`` next values.
-* Dynamic Picnic: no rule bank ships yet; the hand-written rules (``_scripted_rules``), which the issue's bank is to
-  be built from, are counted as a bank entry of their items would be (the first 5 of each side held out, as
-  ``state.validate`` does), and any bank file given is counted as ``game.DynamicPicnic`` plays it.
+* Dynamic Picnic: the rule bank shipped with playeval (``bank.shipped_bank``), which a match plays by default, and
+  any bank file given, each rule counted as ``game.DynamicPicnic`` plays it (its examples, at most as many units as
+  the shorter side, and its held-out items). A rule the game master generates is not shipped, so not counted.
 """
 
 from __future__ import annotations
@@ -30,10 +30,8 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from playeval.core.info import GameOption
-from playeval.games.dynamic_picnic._scripted_rules import SCRIPTED_RULES
-from playeval.games.dynamic_picnic.bank import RuleBank
+from playeval.games.dynamic_picnic.bank import RuleBank, shipped_bank
 from playeval.games.dynamic_picnic.game import DynamicPicnic
-from playeval.games.dynamic_picnic.state import HELD_PER_SIDE
 from playeval.games.functions_picnic.game import HELD_OUT as FUNCTION_HELD_OUT
 from playeval.games.functions_picnic.game import MAX_UNITS as FUNCTION_UNITS
 from playeval.games.functions_picnic.game import FunctionsPicnic
@@ -129,17 +127,13 @@ def math() -> Iterator[RuleSupply]:
 
 
 def dynamic_picnic(bank: Path | None = None) -> Iterator[RuleSupply]:
-    """The hand-written rules as bank entries (``rule`` ids ``scripted:L<level>:<type>``), and ``bank``'s rules."""
+    """The shipped bank's rules (``rule`` ids ``shipped:<id>``), then ``bank``'s (their plain ids)."""
     first = _first(DynamicPicnic.options)
-    for scripted in SCRIPTED_RULES:
-        held = min(HELD_PER_SIDE, len(scripted.positives)) + min(HELD_PER_SIDE, len(scripted.negatives))
-        units = min(len(scripted.positives), len(scripted.negatives)) - HELD_PER_SIDE
-        yield RuleSupply(game="dynamic_picnic", level=scripted.level, rule=f"scripted:L{scripted.level}:"
-                         f"{scripted.type}", units=max(0, units), first=first, check=held, per_unit=PAIR)
-    if bank is not None:
-        for rule in RuleBank.load(bank).rules:
-            yield RuleSupply(game="dynamic_picnic", level=rule.level, rule=rule.id, units=rule.units, first=first,
-                             check=len(rule.held_out), per_unit=PAIR)
+    banks = [("shipped:", shipped_bank())] + ([("", RuleBank.load(bank))] if bank is not None else [])
+    for prefix, found in banks:
+        for rule in found.rules:
+            yield RuleSupply(game="dynamic_picnic", level=rule.level, rule=f"{prefix}{rule.id}", units=rule.units,
+                             first=first, check=len(rule.held_out), per_unit=PAIR)
 
 
 def every_rule(games: Sequence[str] = RULE_GAMES, *, bank: Path | None = None,

@@ -178,7 +178,9 @@ class _GuessTheRuleGame:
             await advance(self._game, record.spec, store.events(record.id), players, store, record.id)
 
     def get_game_summary(self, include_rule: bool = False) -> dict[str, Any]:
-        """Turns taken, examples seen, time, history, status; the rule only when asked (this counts no turn).
+        """Turns taken, examples seen, time, history, status; once the game is over, how it ended (``reason``: a
+        Dynamic Picnic game that fell back to a bank rule says so there); the rule only when asked (this counts no
+        turn).
 
         ``examples_seen`` holds the examples themselves; ``seen`` counts what a person has seen of them (items, or
         the Math Game's values: a picnic unit shows two items), as the page's counter does, out of all the match can
@@ -220,6 +222,8 @@ class _GuessTheRuleGame:
             "examples_left": state.total - state.shown, "last_guess": last is not None, "last_guess_note": last,
             "duration_s": (records[-1].created_at - started).total_seconds(), "history": history,
             "check_accuracy": self._game.accuracy(state)}
+        if outcome is not None:
+            summary["reason"] = outcome.reason
         if include_rule and state.rule is not None:
             summary["rule"] = self._game.statement(state.rule)
         return summary
@@ -290,10 +294,13 @@ class MathGuessTheRuleGame(_WrittenRuleGame):
 
 
 class DynamicGoingOnAPicnic(_GuessTheRuleGame):
-    """Dynamic Picnic: a game master (``game_master``, default the local model) invents the rule and its items
-    when the game is created and whenever more are asked for, a validator (``validator``, default the game
-    master's binding) checks them. A game the game master cannot set up raises ``GuessRuleError`` with the reason.
-    Game options: ``rules='bank'`` with ``bank=FILE`` (and ``bank_rule=ID``) plays a banked rule."""
+    """Dynamic Picnic. By default the game plays a rule of the level from the rule bank shipped with playeval, and
+    no model but the judge is asked; ``bank=FILE`` (and ``bank_rule=ID``) plays a rule of another bank. With
+    ``rules='generated'`` a game master (``game_master``, default the local model) invents the rule and its items
+    when the game is created and whenever more are asked for, and a validator (``validator``, default the game
+    master's binding) checks them; when the game master fails before the first turn, the game plays a bank rule
+    and the summary's ``reason`` says so once the game is over. A game that cannot be set up raises
+    ``GuessRuleError`` with the reason."""
 
     game_id: ClassVar[str] = "dynamic_picnic"
     other_roles: ClassVar[tuple[str, ...]] = ("game_master", "validator")

@@ -10,9 +10,11 @@ from playeval.store import MatchRecord, Store
 
 
 def banked_rule(match: MatchRecord, state: DynamicState) -> BankRule | None:
-    """A generated match's rule as a bank entry, when it was accepted and its held-out items are complete."""
+    """A generated match's rule as a bank entry, when it was accepted and its held-out items are complete (not a
+    match that fell back to a bank rule: its rule is the bank's, not its game master's)."""
     round_ = state.round
-    if not state.accepted or len(round_.held_out) != 2 * HELD_PER_SIDE or match.spec.setup.get("source") == "bank":
+    if not state.accepted or len(round_.held_out) != 2 * HELD_PER_SIDE or match.spec.setup.get("source") == "bank" \
+            or state.fell_back is not None:
         return None
     roles = {role.role: role.model or role.player_kind for role in match.roles}
     dropped = tuple(name for batch in state.batches for name in batch.dropped())

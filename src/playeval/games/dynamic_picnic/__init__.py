@@ -1,9 +1,11 @@
-"""GuessTheRuleBench's Dynamic Picnic: a game-master model invents a rule of a drawn taxonomy type and items on both
-sides of it, a validator checks the rule's level and every item, and the player names the rule. Rules played are
-collected from a store into a de-duplicated bank (``playeval.library.collect_bank``, ``playeval rule-bank``) and can
-be played again with the same items (``--option rules=bank --option bank=FILE``)."""
+"""GuessTheRuleBench's Dynamic Picnic: the player names a rule from items on both sides of it. By default the rule
+and its items come from the rule bank shipped with playeval (``shipped_bank``: hand-checked rules of every level and
+taxonomy type); with ``--option rules=generated`` a game-master model invents a rule of a drawn type and items on
+both sides of it, and a validator checks the rule's level and every item (falling back to a bank rule when they
+fail). Generated rules are collected from a store into a de-duplicated bank (``playeval.library.collect_bank``,
+``playeval rule-bank``) and can be played again with the same items (``--option bank=FILE``)."""
 
-from playeval.games.dynamic_picnic.bank import BankRule, RuleBank, add_rules, rule_id
+from playeval.games.dynamic_picnic.bank import BankRule, RuleBank, add_rules, rule_id, shipped_bank
 from playeval.games.dynamic_picnic.game import DynamicPicnic
 from playeval.games.dynamic_picnic.master import GAME_MASTER, VALIDATOR
 from playeval.games.dynamic_picnic.state import (
@@ -46,5 +48,6 @@ __all__ = [
     "rule_id",
     "rule_kind",
     "set_of",
+    "shipped_bank",
     "statement_key",
 ]

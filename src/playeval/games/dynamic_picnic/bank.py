@@ -7,11 +7,15 @@ held-out items were complete, and keeps one entry per rule (rules are the same w
 its level and type, the models that wrote and checked it, and every match it came from. Items of a rule seen in
 several matches are merged; an item validated on both sides across them is left out of both.
 
-A bank is a JSON file (:meth:`RuleBank.save`, :meth:`RuleBank.load`). A run plays banked rules instead of
-generating new ones with ``--option rules=bank --option bank=FILE`` (and ``bank_rule=ID`` for one rule): the
-match's setup then holds the rule and its items, so the match needs no game master and shows the same items in
-the same order. With ``rules=generated`` (the default) and a bank given, the bank's rules of the level are rules
-the game master is told not to write again.
+A bank is a JSON file (:meth:`RuleBank.save`, :meth:`RuleBank.load`). playeval ships one (:func:`shipped_bank`,
+``data/default_bank.json``: hand-checked rules of every level and type, built by
+``scripts/build_dynamic_picnic_bank.py``; ``data/PROVENANCE.md``), and a match plays from it by default
+(``rules=bank``, ``bank`` empty): a small local game master rarely gets a rule and its items past its validator,
+and a person starting the game should get a turn within seconds. ``--option bank=FILE`` plays another bank (and
+``bank_rule=ID`` one rule of it): the match's setup holds the rule and its items, so the match needs no game master
+and shows the same items in the same order. With ``rules=generated`` the game master writes the rule; a bank given
+then holds rules it is told not to write again, and the bank (given, else shipped) the rule the match falls back
+to when the game master's part fails (``game.DynamicPicnic``).
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterable
+from importlib.resources import files
 from pathlib import Path
 from typing import Literal
 
@@ -29,6 +34,8 @@ from playeval.core.normalize import normalize_name
 from playeval.games.dynamic_picnic.state import statement_key
 
 BANK_FORMAT = "playeval.dynamic_picnic.rule_bank"
+SHIPPED = "data/default_bank.json"
+"""The shipped bank, inside the package ``playeval.games.dynamic_picnic``."""
 
 
 class BankRule(BaseModel):
@@ -82,14 +89,32 @@ class RuleBank(BaseModel):
     def load(cls, path: Path | str) -> RuleBank:
         """The bank in the file at ``path``; ``ConfigError`` when it cannot be read as a rule bank."""
         try:
-            bank = cls.model_validate(json.loads(Path(path).read_text(encoding="utf-8")))
+            text = Path(path).read_text(encoding="utf-8")
         except OSError as err:
             raise ConfigError(f"cannot read the rule bank {path}: {err.strerror or err}") from None
+        return cls.parse(text, str(path))
+
+    @classmethod
+    def parse(cls, text: str, where: str) -> RuleBank:
+        """The bank ``text`` holds (read from ``where``, named in errors); ``ConfigError`` when it is none."""
+        try:
+            bank = cls.model_validate(json.loads(text))
         except (ValueError, ValidationError) as err:
-            raise ConfigError(f"{path} is not a rule bank: {str(err).splitlines()[0]}") from None
+            raise ConfigError(f"{where} is not a rule bank: {str(err).splitlines()[0]}") from None
         if bank.format != BANK_FORMAT:
-            raise ConfigError(f"{path} is not a rule bank (format {bank.format!r})")
+            raise ConfigError(f"{where} is not a rule bank (format {bank.format!r})")
         return bank
+
+
+def shipped_bank() -> RuleBank:
+    """The rule bank shipped with playeval (read afresh: a caller keeps it if it wants it kept)."""
+    text = files("playeval.games.dynamic_picnic").joinpath(SHIPPED).read_text("utf-8")
+    return RuleBank.parse(text, f"the shipped rule bank ({SHIPPED})")
+
+
+def bank_at(path: str) -> RuleBank:
+    """The bank of the ``bank`` option: the file at ``path``, the shipped bank when it is empty."""
+    return RuleBank.load(path) if path else shipped_bank()
 
 
 def rule_id(statement: str) -> str:

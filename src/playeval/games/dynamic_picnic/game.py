@@ -1,27 +1,36 @@
 """GuessTheRuleBench's Dynamic Picnic on playeval's core: the rule and its items are written during the match by a
-game-master model, checked by a validator, and recorded like every move.
+game-master model, checked by a validator, and recorded like every move; or, by default, drawn from a rule bank.
 
-A match's spec holds no rule: ``new_spec`` draws the taxonomy type (one of five, ``taxonomy``) and the player's
-prompt variant from the match's seed, and, when a rule bank is given, the rules to avoid. Then the match plays the
-game master's part (``master``: write a rule, classify it, generate items, validate them; all asks of the roles
-``game_master`` and ``validator``, so the match stays a fold of its events and a replay calls no model) before
-turn 1 and again whenever the player asks for more than has been validated; the rest is the shared guess-the-rule
-flow (``GuessRuleGame``), with the rule-application check on ten held-out items generated and validated like the
-examples but never shown. When the game master's part fails (no rule at the level, too few valid items) the match
+By default (``rules=bank``) the spec holds a rule of the level from the rule bank shipped with playeval
+(``bank.shipped_bank``: hand-checked rules of every level and type) or from the bank file ``bank`` names, with its
+items, and no game-master ask is made: with the built-in model as game master and validator, a generated match
+almost never reached the player's first turn (issue 23), and a person starting the game should get one within
+seconds.
+
+With ``rules=generated`` the spec holds no rule: ``new_spec`` draws the taxonomy type (one of five, ``taxonomy``)
+and the player's prompt variant from the match's seed, and, when a rule bank is given, the rules to avoid; it also
+draws the bank rule (the given bank's, else the shipped one's; of the level and, where the bank has one, of the
+type) the match falls back to. Then the match plays the game master's part (``master``: write a rule, classify
+it, generate items, validate them; all asks of the roles ``game_master`` and ``validator``, so the match stays a
+fold of its events and a replay calls no model) before turn 1 and again whenever the player asks for more than has
+been validated; the rest is the shared guess-the-rule flow (``GuessRuleGame``), with the rule-application check on
+ten held-out items generated and validated like the examples but never shown. When the game master's part fails
+before the player's first move (no rule at the level, too few valid items, a game master or validator out of
+re-asks) the match plays its fallback rule, and its outcome's reason and its transcript say that it fell back to
+the bank and why; with no fallback rule (a bank given without a rule of the level), or a failure later, the match
 is aborted with the reason: nobody is scored. A rule the classifier rates at another level is replaced, three at
-most (``level_check=strict``, the default); ``level_check=record`` keeps the first rule and records its rating, for a
-classifier too weak to confirm levels (the local 1.5B model rated every rule L2 or L3 when L1 was asked). With
-``rules=bank`` the spec holds a banked rule and its items
-(``bank``), and no game-master ask is made.
+most (``level_check=strict``, the default); ``level_check=record`` keeps the first rule and records its rating, for
+a classifier too weak to confirm levels (the local 1.5B model rated every rule L2 or L3 when L1 was asked).
 
 ``--secret-set set1|set2`` draws the rule's type from one half of the level's types (``taxonomy.SETS``: a
 checkerboard of level and type, so no rule is in both; with ``rules=bank``, only the bank's rules of the set's
 types); without it every type may be drawn, as before. The player seat has a ``random`` and a ``naive`` baseline
 (``guess_rule.baselines``).
 
-Both roles default to the local model; ``--role game_master=M --role validator=M`` binds them (a stronger
-validator than game master is allowed). ``playeval analyze judge`` measures both the judge and the validator: a
-labelled case with ``scale: check`` asks the validator about one item exactly as a match does.
+Both roles (asked only with ``rules=generated``) default to the local model; ``--role game_master=M --role
+validator=M`` binds them (a stronger validator than game master is allowed). ``playeval analyze judge`` measures
+both the judge and the validator: a labelled case with ``scale: check`` asks the validator about one item exactly
+as a match does.
 
 The ``judge`` may be a panel (``--role judge=A,B,C``): the majority of its members' verdicts rules, a tie goes to
 their mean probability of accepting when every member recorded one, else the guess is refused
@@ -52,10 +61,12 @@ from playeval.core.info import (
 from playeval.core.judge_cases import context_text
 from playeval.core.match import Action, MatchSpec, Outcome
 from playeval.core.panel import Panel
+from playeval.core.rng import derive_seed
 from playeval.games.dynamic_picnic import prompts
-from playeval.games.dynamic_picnic.bank import BankRule, RuleBank
+from playeval.games.dynamic_picnic.bank import BankRule, bank_at
 from playeval.games.dynamic_picnic.calibration import judge_cases, written_cases
 from playeval.games.dynamic_picnic.master import (
+    FALLBACK,
     GAME_MASTER,
     VALIDATOR,
     check_ask,
@@ -72,7 +83,7 @@ from playeval.games.dynamic_picnic.scripted import (
     ScriptedValidator,
     scripted_rule,
 )
-from playeval.games.dynamic_picnic.state import DynamicState
+from playeval.games.dynamic_picnic.state import DynamicState, can_fall_back
 from playeval.games.dynamic_picnic.taxonomy import TAXONOMY, kinds_in, rule_kind, set_of
 from playeval.guess_rule import (
     JUDGE,
@@ -129,10 +140,13 @@ class DynamicPicnic(ListedRuleGame):
     )
     options: ClassVar[tuple[GameOption, ...]] = (
         *GuessRuleGame.turn_options(2, 10),
-        GameOption(name="rules", description="generate new rules with the game master, or play rules from a bank",
-                   default=GENERATED, choices=(GENERATED, BANK)),
-        GameOption(name="bank", description=("a rule bank file (playeval rule-bank build): its rules are played "
-                                             "(rules=bank) or not written again (rules=generated)"), default="",
+        GameOption(name="rules", description=("play a rule from a bank (the shipped one unless bank= names a file), "
+                                              "or let the game master generate one (falling back to a bank rule "
+                                              "when it fails)"),
+                   default=BANK, choices=(BANK, GENERATED)),
+        GameOption(name="bank", description=("a rule bank file (playeval rule-bank build), else the bank shipped "
+                                             "with playeval: its rules are played (rules=bank), or not written "
+                                             "again and fallen back to (rules=generated)"), default="",
                    local_only=True),
         GameOption(name="level_check", description=("strict: a rule the classifier rates at another level is "
                                                     "replaced (the match is aborted after 3); record: the first rule "
@@ -142,10 +156,11 @@ class DynamicPicnic(ListedRuleGame):
                                                  "default: a seeded draw among the level's", default=""),
     )
     presentation: ClassVar[Presentation] = Presentation(
-        name="Dynamic Picnic", tagline="Work out the rule a game master just invented.",
-        pitch=("A language model makes up a rule for what may come to the picnic, and items on both sides of it, "
-               "checked by a second model. Ask for more, or name the rule."),
-        how=("You see items that may come and items that may not, all invented for this game.",
+        name="Dynamic Picnic", tagline="Work out a rule of any of five kinds, from items on both sides of it.",
+        pitch=("A rule says what may come to the picnic: a kind of thing, a spelling, a use, an association. By "
+               "default it comes from playeval's bank of hand-checked rules; with rules=generated a language model "
+               "makes one up and a second model checks its items. Ask for more, or name the rule."),
+        how=("You see items that may come and items that may not.",
              "Ask for more (MORE: 2 shows two more of each) or guess the rule (GUESS: things made of glass).",
              "After a guess, say for ten new items whether they may come, then the judge rules."),
         person_seat=PLAYER)
@@ -164,17 +179,20 @@ class DynamicPicnic(ListedRuleGame):
         params = self.turn_params(inputs, secret_set, options)
         chosen = dict(options or {})
         mode, path, pick = (str(chosen.get(name, "")) for name in ("rules", "bank", "bank_rule"))
-        mode = mode or GENERATED
+        mode = mode or BANK
         variants = {PLAYER: rng.randrange(len(prompts.PLAYER_VARIANTS))}
         if mode == BANK:
             rule = self._banked(level, path, pick, int(params["num_init_examples"]), rng, secret_set)
-            setup: dict[str, Any] = {
-                **ListedRound(statement=rule.statement, positives=rule.positives, negatives=rule.negatives,
-                              held_out=rule.held_out).to_setup(rule.id), "source": BANK, "type": rule.type}
+            setup: dict[str, Any] = {**_listed(rule), "source": BANK, "type": rule.type}
         elif mode == GENERATED:
-            avoid = [rule.statement for rule in RuleBank.load(path).of_level(level)][:MAX_AVOID] if path else []
+            bank = bank_at(path)
+            avoid = [rule.statement for rule in bank.of_level(level)][:MAX_AVOID] if path else []
             kinds = TAXONOMY if secret_set is None else kinds_in(secret_set, level)
             setup = {"source": GENERATED, "type": rng.choice(kinds).id, "avoid": avoid}
+            fallback = self._fallback(bank.of_level(level), str(setup["type"]), seed, secret_set,
+                                      int(params["num_init_examples"]))
+            if fallback is not None:
+                setup["fallback"] = {**_listed(fallback), "type": fallback.type}
         else:
             raise ConfigError(f"option rules must be {GENERATED} or {BANK}, not {mode!r}")
         return MatchSpec(game=self.id, level=level, seed=seed, setup=setup, variants=variants,
@@ -182,11 +200,23 @@ class DynamicPicnic(ListedRuleGame):
                                  "level_check": str(chosen.get("level_check", "") or STRICT)})
 
     @staticmethod
+    def _fallback(rules: Sequence[BankRule], rule_type: str, seed: int, secret_set: str | None,
+                  init: int) -> BankRule | None:
+        """The bank rule a generated match falls back to: one of ``rules`` (the level's) of the drawn type, else
+        of another type of the secret set, drawn from the match's seed apart from its generator (so the draws of a
+        generated spec stay what they were); ``None`` when the bank has none that can show turn 1."""
+        usable = [rule for rule in rules if rule.units >= init
+                  and (secret_set is None or set_of(rule.level, rule.type) == secret_set)]
+        found = [rule for rule in usable if rule.type == rule_type] or usable
+        if not found:
+            return None
+        return found[derive_seed(seed, "dynamic_picnic", "fallback") % len(found)]
+
+    @staticmethod
     def _banked(level: int, path: str, pick: str, init: int, rng: random.Random,
                 secret_set: str | None = None) -> BankRule:
-        if not path:
-            raise ConfigError("rules=bank needs a rule bank: --option bank=FILE (see playeval rule-bank build)")
-        bank = RuleBank.load(path)
+        bank = bank_at(path)
+        where = path or "shipped with playeval"
         if pick:
             rule = bank.get(pick)
             if secret_set is not None and set_of(rule.level, rule.type) != secret_set:
@@ -196,7 +226,7 @@ class DynamicPicnic(ListedRuleGame):
                           if secret_set is None or set_of(level, rule.type) == secret_set)
             if not found:
                 within = "" if secret_set is None else f" in {secret_set}"
-                raise ConfigError(f"the rule bank {path} has no rule of level {level}{within}")
+                raise ConfigError(f"the rule bank {where} has no rule of level {level}{within}")
             rule = rng.choice(found)
         if rule.level != level:
             raise ConfigError(f"banked rule {rule.id} is of level {rule.level}, not {level}")
@@ -213,9 +243,11 @@ class DynamicPicnic(ListedRuleGame):
         return ListedRound(statement="", positives=(), negatives=(), held_out=())
 
     def lends_units(self, state: GuessState) -> bool:
-        """A banked rule's units are all drawn, so a later check may take unshown ones; a generated rule's are
-        made as the player asks for them (its later checks reuse the first's items, and say so)."""
-        return state.spec.setup.get("source") == BANK
+        """A banked rule's units are all drawn (a match that fell back to one too), so a later check may take
+        unshown ones; a generated rule's are made as the player asks for them (its later checks reuse the first's
+        items, and say so)."""
+        fell_back = isinstance(state, DynamicState) and state.fell_back is not None
+        return state.spec.setup.get("source") == BANK or fell_back
 
     def writes_rule(self, spec: MatchSpec) -> bool:
         """Never the template's rule-writing phase: this game's game master has its own flow (``master``)."""
@@ -255,7 +287,17 @@ class DynamicPicnic(ListedRuleGame):
                            rounds=state.turns)
         if gm_phase(state) is not None:
             return None
-        return super().outcome(state)
+        ended = super().outcome(state)
+        if ended is None or state.fell_back is None:
+            return ended
+        return ended.model_copy(update={"reason": f"{ended.reason}; {fell_back_line(state)}"})
+
+    def default_move(self, state: DynamicState, ask: Ask, reason: str) -> Action | None:  # type: ignore[override]
+        """A game master or validator out of re-asks before the player's first move: the match plays its bank
+        rule (``FALLBACK``); later, or with no bank rule, the match is aborted as for any role."""
+        if ask.role in (GAME_MASTER, VALIDATOR) and can_fall_back(state):
+            return Action(role=ask.role, kind=FALLBACK, text=f"the {ask.role} gave no usable reply: {reason}")
+        return None
 
     # -- what is shown ------------------------------------------------------------------------------------------
 
@@ -265,7 +307,9 @@ class DynamicPicnic(ListedRuleGame):
 
     def disclosures(self, spec: MatchSpec, state: Any = None) -> Sequence[Disclosure]:
         statement = state.round.statement if isinstance(state, DynamicState) else str(spec.setup.get("statement", ""))
-        kind = rule_kind(str(spec.setup["type"])).name if spec.setup.get("type") else "unknown"
+        fell_back = isinstance(state, DynamicState) and state.fell_back is not None
+        kind_id = spec.setup["fallback"]["type"] if fell_back else spec.setup.get("type")
+        kind = rule_kind(str(kind_id)).name if kind_id else "unknown"
         found = [Disclosure(key="rule_type", value=kind, label="The kind of rule", revealed_label="The kind of rule")]
         if statement:
             found.insert(0, Disclosure(key="rule", value=statement, label="The rule", revealed_label="The rule"))
@@ -313,6 +357,8 @@ class DynamicPicnic(ListedRuleGame):
                               (f", dropped {', '.join(dropped)}" if dropped else ", dropped none")))
         if state.failure is not None:
             lines.append(("game", state.failure))
+        if state.fell_back is not None:
+            lines.append(("game", fell_back_line(state)))
         return lines
 
     # -- measuring the judge and the validator (``playeval analyze judge``) ----------------------------------------
@@ -364,3 +410,14 @@ class DynamicPicnic(ListedRuleGame):
         rule = scripted_rule(spec.level, str(spec.setup["type"]), [str(s) for s in spec.setup.get("avoid", ())],
                              str(named) if named is not None else None)
         return ScriptedSolver(rule, rule.statement if rule is not None else "something I cannot tell", ())
+
+
+def _listed(rule: BankRule) -> dict[str, Any]:
+    return ListedRound(statement=rule.statement, positives=rule.positives, negatives=rule.negatives,
+                       held_out=rule.held_out).to_setup(rule.id)
+
+
+def fell_back_line(state: DynamicState) -> str:
+    """What a match that fell back to its bank rule says of it (its transcript, its outcome's reason)."""
+    rule = state.spec.setup.get("fallback", {}).get("rule", "")
+    return f"fell back to the bank (rule {rule}): the game master's part failed: {state.fell_back}"

@@ -9,14 +9,16 @@ The flow, before the player's first turn and again whenever the player asks for 
    of the level when a bank is given); a repeat is refused and re-asked.
 2. ``classify`` (validator): the rule's level, L1-L3. Another level: back to 1, the game master told the level
    its last rule got and whether to make the next simpler or harder; at most ``MAX_RULE_TRIES`` rules, then the
-   match is given up (aborted, with every rule tried and its level in the reason: a level the classifier does not
-   confirm is not a level the results may be reported under).
+   match falls back to the bank rule its setup holds, or, with none, is given up (aborted, with every rule tried
+   and its level in the reason: a level the classifier does not confirm is not a level the results may be reported
+   under).
 3. ``items`` (game master): items that follow the rule and items that do not, the need and a few spare, with a
    theme drawn per round (a greedy model asked the same thing after a round that added nothing repeats itself);
    repeats of items already used are dropped at once.
 4. ``check`` (validator): each new item, unlabelled, in a seeded order: does it follow the rule? An item is kept
    only when the validator puts it on the game master's side; the rest are dropped (and stay in the log).
-   Rounds of 3-4 go on until the need is met, at most ``MAX_ITEM_ROUNDS`` for one need, then the match is given up.
+   Rounds of 3-4 go on until the need is met, at most ``MAX_ITEM_ROUNDS`` for one need, then the match falls back
+   to its bank rule (before the player's first move) or is given up.
 """
 
 from __future__ import annotations
@@ -41,6 +43,9 @@ VALIDATOR = "validator"
 MAX_ITEM_CHARS = 40
 
 GmPhase = Literal["rule", "classify", "items", "check"]
+FALLBACK = "fallback"
+"""The kind of the stand-in move of a game master or validator out of re-asks before the player's first move: the
+match plays its bank rule (``state.give_up``)."""
 
 RULE_GRAMMAR = 'root ::= "Rule: " [^\\n]{10,160}\n'
 CLASSIFY_GRAMMAR = 'root ::= "Level: L" [1-3]\n'
@@ -59,7 +64,7 @@ _LINE = re.compile(r"^\s*(\d{1,2})\s*[.):]\s*(yes|no)\b(?!.*\b(?:yes|no)\b)", re
 
 def gm_phase(state: DynamicState) -> GmPhase | None:
     """What the game master or the validator must do before the player may go on (``None``: nothing)."""
-    if state.failure is not None:
+    if state.failure is not None or state.fell_back is not None:
         return None
     if not state.accepted:
         return "rule" if not state.attempts or state.attempts[-1].level is not None else "classify"
@@ -198,6 +203,10 @@ def gm_parse(state: DynamicState, ask: Ask, text: str) -> Action:
 
 def gm_apply(state: DynamicState, action: Action) -> DynamicState:
     """The state after a game-master or validator move; ``RuleViolation`` when it is not the move due."""
+    if action.kind == FALLBACK:
+        if not flow.can_fall_back(state):
+            raise RuleViolation("the match has no bank rule to fall back to now.")
+        return flow.give_up(state, action.text)
     phase = gm_phase(state)
     if phase != action.kind:
         raise RuleViolation(f"the {action.party} is not asked to {action.kind} now.")

@@ -6,6 +6,11 @@ generated with the validator's verdicts, and the reason the match was given up, 
 (``GuessState.rule``, a ``ListedRound``) grows as validated items arrive: the first ``HELD_PER_SIDE`` items of
 each side become the held-out items of the rule-application check, the rest are examples, in the order the
 validator saw them.
+
+When the game master's part fails before the player's first move (no rule at the level in ``MAX_RULE_TRIES``, too
+few valid items in ``MAX_ITEM_ROUNDS``, or a role out of re-asks: ``game.DynamicPicnic.default_move``) and the
+spec holds a bank rule to fall back to (``setup["fallback"]``), the match plays that rule and records why
+(``fell_back``); without one, the match is given up (``failure``, an aborted outcome).
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, replace
 
+from playeval.core.match import MatchSpec
 from playeval.core.normalize import normalize_name
 from playeval.core.rng import derive_seed
 from playeval.guess_rule import GuessState, ListedRound
@@ -75,6 +81,8 @@ class DynamicState(GuessState):
     """Why the game master's part failed and the match was given up (an aborted outcome)."""
     ran_out: bool = False
     """The game master could not fill a request for more examples: those validated are all there are."""
+    fell_back: str | None = None
+    """Why the match plays the bank rule of its setup instead of the game master's (its part failed)."""
 
     @property
     def round(self) -> ListedRound:
@@ -123,6 +131,35 @@ def statement_key(statement: str) -> str:
     return key
 
 
+def fallback_round(spec: MatchSpec) -> ListedRound | None:
+    """The bank rule a generated match falls back to, with its items, when its setup holds one."""
+    found = spec.setup.get("fallback")
+    if not found:
+        return None
+    return ListedRound(statement=str(found["statement"]), positives=tuple(found["positives"]),
+                       negatives=tuple(found["negatives"]),
+                       held_out=tuple((str(item), str(answer)) for item, answer in found["held_out"]))
+
+
+def can_fall_back(state: DynamicState) -> bool:
+    """Whether a failure of the game master's part now makes the match play its bank rule: the player has not
+    moved (nothing of the game master's was shown) and the setup holds one."""
+    return not state.history and state.fell_back is None and fallback_round(state.spec) is not None
+
+
+def give_up(state: DynamicState, reason: str) -> DynamicState:
+    """The game master's part failed for ``reason``: the match plays its bank rule (``fell_back``) when it can
+    (``can_fall_back``), else it is given up (``failure``)."""
+    round_ = fallback_round(state.spec)
+    if round_ is None or not can_fall_back(state):
+        return replace(state, failure=reason)
+    total = min(len(round_.positives), len(round_.negatives))
+    return replace(state, rule=round_, total=total, shown=min(int(state.spec.params["num_init_examples"]), total),
+                   reserve_yes=tuple(item for item, answer in round_.held_out if answer == "yes"),
+                   reserve_no=tuple(item for item, answer in round_.held_out if answer == "no"),
+                   item_rounds=0, fell_back=reason)
+
+
 def add_rule(state: DynamicState, statement: str) -> DynamicState:
     return replace(state, attempts=(*state.attempts, RuleAttempt(statement=statement)))
 
@@ -138,8 +175,8 @@ def classify(state: DynamicState, level: int) -> DynamicState:
         return replace(state, rule=replace(state.round, statement=last.statement))
     if len(state.attempts) >= MAX_RULE_TRIES:
         tried = "; ".join(f"'{attempt.statement}' (L{attempt.level})" for attempt in state.attempts)
-        return replace(state, failure=f"the game master wrote {len(state.attempts)} rules and the classifier put "
-                                      f"none at L{wanted}: {tried}")
+        return give_up(state, f"the game master wrote {len(state.attempts)} rules and the classifier put none at "
+                              f"L{wanted}: {tried}")
     return state
 
 
@@ -197,9 +234,9 @@ def _end_round(state: DynamicState) -> DynamicState:
         return replace(state, item_rounds=0, shown=available, total=available, ran_out=True)
     if rounds >= MAX_ITEM_ROUNDS:
         yes, no = state.needed()
-        return replace(state, item_rounds=rounds,
-                       failure=(f"the game master did not supply enough valid items in {rounds} rounds: still "
-                                f"{yes} that follow the rule and {no} that do not are missing"))
+        return give_up(replace(state, item_rounds=rounds),
+                       f"the game master did not supply enough valid items in {rounds} rounds: still {yes} that "
+                       f"follow the rule and {no} that do not are missing")
     return replace(state, item_rounds=rounds)
 
 
