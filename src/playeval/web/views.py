@@ -165,6 +165,12 @@ class MatchView(_View):
     rejected: str | None
     waiting_for: list[str]
     """The people's seats whose moves are awaited now (the viewer's own aside)."""
+    awaited: list[str] = []
+    """Every seat or role, person or model, with an open ask now, in table order (the viewer's own aside): who
+    the table waits for. Who is still to move is public; what anyone answered in a phase still open is not."""
+    recorded: str | None = None
+    """The kind of move ("vote") the viewer has made in a phase the others are still answering (a secret vote
+    open to every seat at once): the page says it is recorded while it waits for them."""
     disclosures: list[DisclosureView | HeldView]
     """The viewer's own hidden parts while the match is played (``HeldView``); all of them at the end."""
     outcome: OutcomeView | None
