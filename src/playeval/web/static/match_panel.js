@@ -230,6 +230,7 @@
     }
     form.addEventListener("submit", (event) => {
       event.preventDefault();
+      window.clearTimeout(checked.timer);  // a check due after the move is sent would find no open ask
       const found = replyOf(form, action);
       if (found.error) {
         error.textContent = `Not sent: ${found.error}`;

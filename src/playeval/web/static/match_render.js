@@ -116,10 +116,10 @@
       );
       page.transcriptShown.push(line.seat + "\n" + line.text);
     }
-    // Before the first line, the note says the game has not begun only while invited people are still to come:
-    // once play starts the status line says who is moving.
-    const guestsDue = (view.seats || []).some((seat) => seat.person && !seat.is_you && seat.joined === false);
-    $("empty-transcript").hidden = lines.length > 0 || view.status === "finished" || !guestsDue;
+    // Before the first line, the note says the game has not begun only until someone is asked to move: from
+    // then on the status line says who is moving (a model may think a while before the first line comes).
+    const started = view.status === "your_turn" || (view.awaited || []).length > 0;
+    $("empty-transcript").hidden = lines.length > 0 || view.status === "finished" || started;
     return lines.length > shown.length || !same;
   }
 
