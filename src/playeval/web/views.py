@@ -307,9 +307,20 @@ class GameInfo(_View):
     """The game's two secret sets that share no secret, for a held-out comparison (``None``: none offered)."""
 
 
+class ModelTiming(_View):
+    """How long a model's move takes on this machine, measured: the median of its latest answered calls stored
+    here (``moves`` of them), or ``None`` while none is."""
+
+    model: str
+    median_s: float | None
+    moves: int
+
+
 class ModelsView(_View):
     models: list[str]
     default: str
+    timings: list[ModelTiming] = []
+    """One per model, in the order of ``models``."""
 
 
 class SurveyView(_View):
