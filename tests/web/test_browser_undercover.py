@@ -18,7 +18,18 @@ from dataclasses import dataclass, field
 
 import pytest
 import undercover_pair
-from browser_kit import MODEL, TIMEOUT_MS, Arena, Session, browser, match_id_of, open_session, serve, session
+from browser_kit import (
+    MOCK_DELAY,
+    MODEL,
+    TIMEOUT_MS,
+    Arena,
+    Session,
+    browser,
+    match_id_of,
+    open_session,
+    serve,
+    session,
+)
 from playwright.sync_api import Browser, Page, expect
 
 from playeval.core.registry import default_registry
@@ -160,7 +171,8 @@ def _play(people: list[Person], arena: Arena, match_id: str, words: dict[str, st
         assert any(re.search(rf"\b{mine}\b", shown) for shown in person.live)
 
 
-RECORDED = re.compile(r"Your vote is recorded\. Still waiting for (player\d|the judge)(, player\d)*( and (player\d|the judge))?…")
+RECORDED = re.compile(r"Your vote is recorded\. Still waiting for (player\d|the judge)(, player\d)*"
+                      r"( and (player\d|the judge))?…")
 
 
 def _fits(page: Page) -> None:
@@ -265,3 +277,18 @@ def test_two_people_play_undercover_with_four_models(session: Session, guest: Se
         assert person.said >= 1 and person.votes >= 1, person
         _check_end(person.page, words, sides)
     session.shot("62-undercover-two-people-end")
+
+
+def test_the_home_page_says_how_long_a_model_move_takes_here(session: Session) -> None:
+    """From the server's measured figures (after this module's games, mock/player's median), never a constant."""
+    page = session.page
+    session.go("/")
+    item = page.locator("#speed-list li[data-model='mock/player']")
+    expect(item).to_be_visible()
+    timings = page.evaluate("async () => (await (await fetch('/api/models')).json()).timings")
+    [mine] = [timing for timing in timings if timing["model"] == MODEL]
+    if mine["median_s"] is None:
+        expect(item).to_have_text("mock/player: not yet measured here")
+    else:
+        expect(item).to_contain_text(f"a move (median of its last {mine['moves']} moves here)")
+        assert mine["median_s"] >= float(MOCK_DELAY)  # the arena's mock delay is part of each move
