@@ -42,11 +42,12 @@ def test_a_person_plays_undercover_to_the_end_in_a_terminal(tmp_path: Path) -> N
         if "Vote for one of:" in shown:
             offered = shown.split("Vote for one of:")[1].split(")")[0].split(", ")
             assert "player6" not in [seat.strip() for seat in offered]
-            if not refused:  # a vote for oneself is refused with its reason and asked again
+            if not refused:  # a vote for oneself is refused with its reason and asked again (the prompt only)
                 child.sendline("player6")
                 child.expect("Not accepted: you cannot vote for yourself.")
+                child.expect(r"you> ")
+                assert "Vote for one of:" not in _plain(child.before)
                 refused = True
-                continue
             child.sendline(offered[-1].strip())
             votes += 1
         else:

@@ -13,6 +13,7 @@ import httpx
 import pytest
 
 from playeval.core.registry import default_registry
+from playeval.web.pages import offered_games
 
 PLAYEVAL = [sys.executable, "-m", "playeval.cli.main"]
 
@@ -79,3 +80,40 @@ def test_serve_fails_clearly_before_starting(tmp_path: Path, args: list[str], me
                              "--db", f"sqlite:///{tmp_path / 'a.db'}", *args],
                             env=_env(tmp_path), capture_output=True, text=True, timeout=60, check=False)
     assert result.returncode == 2 and message in result.stderr
+
+
+def test_mock_player_is_offered_beside_the_models_when_asked(tmp_path: Path) -> None:
+    """``--mock-player`` (``bash scripts/quickstart.sh --mock-player`` passes it on) adds mock/player after the
+    served models; the start-up lines list the games the arena offers, from the registry."""
+    port = _free_port()
+    db = f"sqlite:///{tmp_path / 'arena.db'}"
+    process = subprocess.Popen([*PLAYEVAL, "serve", "--models", "mock/echo", "--mock-player", "--port", str(port),
+                                "--db", db], env=_env(tmp_path), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                models = httpx.get(f"http://127.0.0.1:{port}/api/models", timeout=2).json()
+                break
+            except httpx.TransportError as err:
+                if process.poll() is not None or time.monotonic() > deadline:
+                    said = process.stdout.read() if process.stdout else ""
+                    raise AssertionError(f"the server did not come up: {said}") from err
+                time.sleep(0.3)
+        assert models["models"] == ["mock/echo", "mock/player"] and models["default"] == "mock/echo"
+    finally:
+        process.terminate()
+        output, _ = process.communicate(timeout=30)
+    assert f"games: {offered_games(default_registry())}" in " ".join(output.split())
+
+
+def test_the_quick_start_banner_reads_the_games_from_the_registry() -> None:
+    script = (Path(__file__).parents[2] / "scripts" / "quickstart.sh").read_text()
+    names = [game.presentation.name for game in default_registry()]
+    assert not [name for name in names if name in script]  # no hard-coded list to fall behind
+    snippet = script.split("-c '", 1)[1].split("')\"", 1)[0]
+    printed = subprocess.run([sys.executable, "-c", snippet], capture_output=True, text=True, check=True).stdout
+    assert printed.strip() == offered_games(default_registry())
+    assert all(name in printed for name in names) and printed.count(" and ") == 1
+    assert "--mock-player" in script and 'serve --models "$model" "$@"' in script

@@ -58,14 +58,16 @@ def test_a_role_s_lines_are_labelled_by_the_role() -> None:
 
 
 def test_the_terminal_names_every_seat_and_role() -> None:
-    assert table_line("alpha", ["alpha", "beta", "gamma"], "M", ()) == "you are alpha; beta and gamma are played by M."
-    assert table_line("guesser", ["guesser", "answerer"], "M", ()) == "you are guesser; answerer is played by M."
+    assert table_line("alpha", ["alpha", "beta", "gamma"], "M", ()) == (
+        "you are alpha; beta and gamma are played by M.")
+    assert table_line("guesser", ["guesser", "answerer"], "M", ()) == (
+        "you are the guesser; the answerer is played by M.")
     judges = (RoleAssignment(role="judge", player_kind="llm", model="J"),
               RoleAssignment(role="judge#2", player_kind="llm", model="J"),
               RoleAssignment(role="game_master", player_kind="scripted"))
     assert table_line("north", ["north", "east", "south", "west"], "M", judges) == (
-        "you are north; east, south and west are played by M; the judge and the judge#2 are played by J; "
-        "the game_master is played by scripted.")
+        "you are north; east, south and west are played by M; the judge and judge#2 are played by J; the "
+        "game_master is played by scripted.")
 
 
 def test_the_terminal_names_the_seat_that_forfeited() -> None:

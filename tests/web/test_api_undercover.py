@@ -4,14 +4,17 @@ table can be watched live and replayed once over. (What each viewer may see: ``t
 
 from __future__ import annotations
 
+import asyncio
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 import undercover_pair
-from arena_client import disclosed, make_settings, running, wait_view
+from arena_client import client_for, disclosed, invite_token, make_settings, running, wait_view
 
 from playeval.games.undercover import rules
+from playeval.web import create_app
 
 pytestmark = pytest.mark.usefixtures("_pair")
 
@@ -136,3 +139,48 @@ async def test_a_vote_sent_again_without_seq_is_refused_not_taken_as_the_next_st
         assert not [line for line in view["transcript"][seen_lines:] if line["seat"] == "player2"]
         said = await client.post(url, json={"text": "Children keep one on a shelf", "seq": None})
         assert said.status_code == 200, said.text  # a move that repeats nothing is taken as ever
+
+
+async def test_after_a_vote_the_view_says_it_is_recorded_and_who_is_still_awaited(tmp_path: Path) -> None:
+    """Two people (player1 and an invited player2) and four models: the one who votes first is told their vote is
+    recorded and whom the table still waits for (player2 among them, never themselves); the other still has
+    their turn, and nothing tells them what was voted."""
+    app = create_app(make_settings(tmp_path, roles=undercover_pair.ROLES))
+    async with app.router.lifespan_context(app), client_for(app) as client, client_for(app) as other:
+        created = (await client.post("/api/matches", json={"game": "undercover", "seats": {"player2": "person"},
+                                                            "options": {"max_rounds": 1}})).json()
+        match_id = created["id"]
+        token = invite_token(created["invites"][0]["url"])
+        joined = await other.post(f"/api/matches/{match_id}/join", json={"token": token})
+        assert joined.status_code == 200, joined.text
+        url = f"/api/matches/{match_id}/moves"
+        sentences = {"player1": "It is often seen in picture books", "player2": "Children like to draw one"}
+        deadline = time.monotonic() + 30
+        while True:  # each person says their sentence when asked, until the vote is open
+            assert time.monotonic() < deadline, "the table never came to the vote"
+            asked = False
+            for who, person in (("player1", client), ("player2", other)):
+                view = (await person.get(f"/api/matches/{match_id}")).json()
+                if view["status"] == "your_turn" and view["turn"]["kind"] == "statement":
+                    said = await person.post(url, json={"text": sentences[who], "seq": view["seq"]})
+                    assert said.status_code == 200, said.text
+                elif view["status"] == "your_turn" and who == "player1":
+                    asked = True
+            if asked:
+                break
+            await asyncio.sleep(0.02)
+        first = await wait_view(client, match_id, {"your_turn"})
+        assert first["turn"]["kind"] == "vote" and first["recorded"] is None
+        cast = await client.post(url, json={"text": "player3", "seq": first["seq"]})
+        assert cast.status_code == 200, cast.text
+        mine = (await client.get(f"/api/matches/{match_id}")).json()
+        assert mine["status"] in {"thinking", "waiting"} and mine["recorded"] == "vote"
+        assert "player2" in mine["awaited"] and "player1" not in mine["awaited"]
+        assert mine["awaited"] == [seat for seat in mine["awaited"] if seat.startswith("player")]  # seats, in order
+        theirs = await wait_view(other, match_id, {"your_turn"})
+        assert theirs["turn"]["kind"] == "vote" and theirs["recorded"] is None and "player2" not in theirs["awaited"]
+        assert "player3" not in [line["text"] for line in theirs["transcript"]]
+        cast = await other.post(url, json={"text": "player3", "seq": theirs["seq"]})
+        assert cast.status_code == 200, cast.text
+        end = await wait_view(client, match_id, {"finished"})
+    assert end["recorded"] is None and end["awaited"] == []

@@ -11,7 +11,6 @@ and side. (b) Person A takes player5, invites B to player6 by link, and both pla
 
 from __future__ import annotations
 
-import json
 import re
 import time
 from collections.abc import Iterator
@@ -19,7 +18,18 @@ from dataclasses import dataclass, field
 
 import pytest
 import undercover_pair
-from browser_kit import MODEL, TIMEOUT_MS, Arena, Session, browser, match_id_of, open_session, serve, session
+from browser_kit import (
+    MOCK_DELAY,
+    MODEL,
+    TIMEOUT_MS,
+    Arena,
+    Session,
+    browser,
+    match_id_of,
+    open_session,
+    serve,
+    session,
+)
 from playwright.sync_api import Browser, Page, expect
 
 from playeval.core.registry import default_registry
@@ -91,6 +101,8 @@ def _set_up(page: Page, seat: str, invite: str | None = None) -> None:
     """The set-up form: the seats follow the players option; two rounds; the models are mock/player."""
     expect(page.locator("#seat option")).to_have_count(6)
     expect(page.locator("#seat")).to_have_value("player1")
+    expect(page.locator("#seat-help")).to_have_text(
+        "player1 describes its secret word each round and votes a player out.")  # a seat's name is a name
     expect(page.locator("#roles-note")).to_contain_text("judge")
     page.locator("#option-players").fill("8")
     expect(page.locator("#seat option")).to_have_count(8)
@@ -99,6 +111,7 @@ def _set_up(page: Page, seat: str, invite: str | None = None) -> None:
     expect(page.locator("#seat option")).to_have_count(6)
     expect(page.locator("#others select")).to_have_count(5)
     page.select_option("#seat", seat)
+    expect(page.locator("#seat-help")).to_contain_text(f"{seat} describes")
     expect(page.locator("#others select")).to_have_count(5)
     expect(page.locator(f"#other-{seat}")).to_have_count(0)
     if invite is not None:
@@ -148,9 +161,31 @@ def _play(people: list[Person], arena: Arena, match_id: str, words: dict[str, st
         mine = words[person.seat]
         other = next(word for word in WORDS if word != mine)
         assert person.live, person.seat
+        pages = [shown for shown in person.live if not shown.startswith("{")]
+        # after their vote, the person is told it is in and whom the table waits for, not that models think
+        assert any(RECORDED.search(shown) for shown in pages), person.seat
+        assert not any(re.search(r"\bthe player\d", shown, flags=re.IGNORECASE) for shown in pages)
+        assert not any("The game is about to begin" in shown for shown in pages)
         for shown in person.live:
             assert re.search(rf"\b{other}\b", shown, flags=re.IGNORECASE) is None, f"{person.seat} saw:\n{shown}"
         assert any(re.search(rf"\b{mine}\b", shown) for shown in person.live)
+
+
+RECORDED = re.compile(r"Your vote is recorded\. Still waiting for (player\d|the judge)(, player\d)*"
+                      r"( and (player\d|the judge))?…")
+
+
+def _fits(page: Page) -> None:
+    """No panel item spills out of its box, and the end table fits its column (no sideways scroll)."""
+    spilled = page.evaluate("""() => [...document.querySelectorAll('.panel-list-items li')]
+        .filter((li) => li.scrollWidth > li.clientWidth + 1 || li.getBoundingClientRect().right
+                        > li.closest('.panel-list').getBoundingClientRect().right + 1)
+        .map((li) => li.textContent)""")
+    assert spilled == [], spilled
+    wrap = page.evaluate("""() => { const box = document.querySelector('#outcome .table-wrap');
+        return [box.scrollWidth, box.clientWidth]; }""")
+    assert wrap[0] <= wrap[1], wrap
+    assert page.locator(".panel-list[data-key=round-1].rows").count() == 1  # sentences: rows of wrapped text
 
 
 def _check_end(page: Page, words: dict[str, str], sides: dict[str, str]) -> None:
@@ -167,6 +202,8 @@ def _check_end(page: Page, words: dict[str, str], sides: dict[str, str]) -> None
     expect(page.locator(".panel-list[data-key=round-1]")).to_contain_text(
         "judge: novelty 1.00, relevance 0.50, reasonableness 1.00")
     expect(page.locator(".panel-list[data-key=round-1]")).to_contain_text("Votes: ")
+    _fits(page)
+    assert re.search(r"\bthe player\d", page.locator("#match").inner_text(), flags=re.IGNORECASE) is None
 
 
 def test_a_person_plays_undercover_with_five_models(session: Session) -> None:
@@ -182,14 +219,24 @@ def test_a_person_plays_undercover_with_five_models(session: Session) -> None:
     expect(page.locator("#secrets .secret-value")).to_have_text(mine)
     expect(page.locator(".panel-list[data-key=word] li")).to_have_text([mine])
     expect(page.locator("#counter-round")).to_contain_text("1 / 2")
+    expect(page.locator("#empty-transcript")).to_be_hidden()  # play has started: the person speaks first
+    counter = page.locator("#field-say-sentence-counter")
+    expect(counter).to_have_text("0 / 150")
     session.shot("60-undercover-start")
 
-    # a sentence with the word itself is refused with the reason; the person writes another
-    session.watcher.allowed.append(re.compile(r"status of 422 .*/moves"))  # the refusal, as the browser logs it
+    # as the person types, the rules judge the sentence live: one with the word itself says why, and is not sent
     page.locator("#field-say-sentence").fill(f"A {mine} is what I hold")
-    page.locator("#panel-form form[data-action=say] button[type=submit]").click()
-    expect(page.locator("#rejected")).to_contain_text("Not accepted: the sentence says your word itself.")
-    assert json.loads(session.watcher.moves[-1])["text"] == f"A {mine} is what I hold"
+    expect(counter).to_have_text(f"{len(mine) + 17} / 150")
+    say = page.locator("#panel-form form[data-action=say]")
+    expect(say.locator(".alert.error")).to_have_text("Not sent: the sentence says your word itself.")
+    sent = len(session.watcher.moves)
+    say.locator("button[type=submit]").click()
+    expect(say.locator(".alert.error")).to_have_text("Not sent: the sentence says your word itself.")
+    assert len(session.watcher.moves) == sent
+    page.locator("#field-say-sentence").fill("Something else entirely")
+    expect(say.locator(".alert.error")).to_be_hidden()
+    expect(counter).to_have_text("23 / 150")
+    page.locator("#field-say-sentence").fill("")
     person = Person(session=session, seat="player1")
     _play([person], session.arena, match_id, words)
     assert person.said >= 1 and person.votes >= 1
@@ -214,6 +261,7 @@ def test_two_people_play_undercover_with_four_models(session: Session, guest: Se
     page.locator("#go").click()
     page.wait_for_url(re.compile(rf"/matches/{match_id}$"))
     expect(page.locator("#seats li[data-seat=player6] .seat-name")).to_have_text("Person (invited)")
+    expect(page.locator("#empty-transcript")).to_be_hidden()  # the models describe their words already
 
     guest.page.goto(link)
     guest.page.wait_for_url(re.compile(rf"/matches/{match_id}$"))
@@ -229,3 +277,18 @@ def test_two_people_play_undercover_with_four_models(session: Session, guest: Se
         assert person.said >= 1 and person.votes >= 1, person
         _check_end(person.page, words, sides)
     session.shot("62-undercover-two-people-end")
+
+
+def test_the_home_page_says_how_long_a_model_move_takes_here(session: Session) -> None:
+    """From the server's measured figures (after this module's games, mock/player's median), never a constant."""
+    page = session.page
+    session.go("/")
+    item = page.locator("#speed-list li[data-model='mock/player']")
+    expect(item).to_be_visible()
+    timings = page.evaluate("async () => (await (await fetch('/api/models')).json()).timings")
+    [mine] = [timing for timing in timings if timing["model"] == MODEL]
+    if mine["median_s"] is None:
+        expect(item).to_have_text("mock/player: not yet measured here")
+    else:
+        expect(item).to_contain_text(f"a move (median of its last {mine['moves']} moves here)")
+        assert mine["median_s"] >= float(MOCK_DELAY)  # the arena's mock delay is part of each move

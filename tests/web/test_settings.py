@@ -3,14 +3,16 @@ games listed as they declare themselves."""
 
 from __future__ import annotations
 
+import statistics
 from pathlib import Path
 
 import pytest
-from arena_client import make_settings, running
+from arena_client import make_settings, running, wait_view
 from pydantic import ValidationError
 
 from playeval.core.registry import default_registry
 from playeval.models import DEFAULT_MODEL, UnknownModel
+from playeval.store import Store
 from playeval.web import ArenaSettings
 
 
@@ -55,8 +57,9 @@ async def test_an_unknown_model_stops_the_app_at_start_up(tmp_path: Path) -> Non
 
 async def test_models_and_games_are_listed(tmp_path: Path) -> None:
     async with running(make_settings(tmp_path, models=("mock/player", "mock/echo"))) as client:
+        unmeasured = [{"model": model, "median_s": None, "moves": 0} for model in ("mock/player", "mock/echo")]
         assert (await client.get("/api/models")).json() == {"models": ["mock/player", "mock/echo"],
-                                                            "default": "mock/player"}
+                                                            "default": "mock/player", "timings": unmeasured}
         games = {game["id"]: game for game in (await client.get("/api/games")).json()}
     assert set(games) == set(default_registry().ids())
     assert games["akinator"]["person_seat"] == "answerer" and games["taboo"]["person_seat"] == "clue_giver"
@@ -120,3 +123,23 @@ def test_a_panel_binding_in_the_environment_keeps_its_members() -> None:
     assert settings.roles == {"judge": "mock/player,mock/a", "taboo.judge": "scripted"}
     with pytest.raises(ValidationError, match="bind it to one of the models"):
         ArenaSettings.from_env({"PLAYEVAL_ARENA_MODELS": "mock/player", "PLAYEVAL_ARENA_ROLES": "judge=mock/player,x"})
+
+
+async def test_a_model_s_move_time_is_the_median_of_what_this_server_measured(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The home page's figure comes from the stored calls of the model (a watched match here), never a constant;
+    a model with no stored call is "not yet measured" (``median_s`` null)."""
+    monkeypatch.setenv("PLAYEVAL_MOCK_DELAY", "0.05")
+    async with running(make_settings(tmp_path, models=("mock/player", "mock/echo"))) as client:
+        created = await client.post("/api/watch", json={"game": "taboo"})
+        assert created.status_code == 201, created.text
+        await wait_view(client, created.json()["id"], {"finished"})
+        timings = {item["model"]: item for item in (await client.get("/api/models")).json()["timings"]}
+        home = await client.get("/")
+    with Store.open(f"sqlite:///{tmp_path / 'arena.db'}") as store:
+        stored = store.recent_latencies("mock/player")
+    assert timings["mock/echo"] == {"model": "mock/echo", "median_s": None, "moves": 0}
+    measured = timings["mock/player"]
+    assert measured["moves"] == len(stored) > 0 and measured["median_s"] == round(statistics.median(stored), 3)
+    assert measured["median_s"] >= 0.05  # the mock's delay is part of each move
+    assert 'id="speed"' in home.text and "/static/home.js" in home.text

@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import getpass
 import secrets
+from collections import Counter
+from collections.abc import Sequence
 from typing import Any
 
 import typer
@@ -46,7 +48,9 @@ class _Announced:
 
 class _Narrated:
     """The person at the terminal, shown what the other seats said since their last turn before each ask (the
-    match's live state: a role's held text, such as a judge's reason, waits for the end; ``core.held``)."""
+    match's live state: a role's held text, such as a judge's reason, waits for the end; ``core.held``). A line
+    the ask itself shows (a rule game's examples) is left to the ask, so every block is printed once; ``seen``
+    keeps every line the person has read or said, so the end shows only what they have not."""
 
     kind = "human"
     model: str | None = None
@@ -60,6 +64,7 @@ class _Narrated:
         self._store = store
         self._match_id = match_id
         self._shown = 0
+        self.seen: Counter[tuple[str, str]] = Counter()
         self.max_retries = inner.max_retries
 
     async def act(self, ask: Ask) -> Reply:
@@ -67,10 +72,22 @@ class _Narrated:
         lines = list(self._game.transcript(live))
         console = stdout()
         for speaker, text in lines[self._shown:]:
-            if speaker != self._seat and text != ask.display:
+            if speaker != self._seat and f"\n{text}\n" not in f"\n{ask.display}\n":  # whole lines the ask shows
                 console.print(f"  {speaker}: {text}", markup=False)
+        self.seen.update(lines[self._shown:])
         self._shown = len(lines)
         return await self._inner.act(ask)
+
+    def unseen(self, lines: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
+        """The lines of a transcript the person has not been shown yet, in order (each line once)."""
+        left = Counter(self.seen)
+        fresh: list[tuple[str, str]] = []
+        for line in lines:
+            if left[line] > 0:
+                left[line] -= 1
+            else:
+                fresh.append(line)
+        return fresh
 
 
 def _names(names: list[str]) -> str:
@@ -78,16 +95,34 @@ def _names(names: list[str]) -> str:
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
+def _part(name: str) -> str:
+    """A role, or a seat of a table of one or two, in a sentence: a name with a number in it is a name
+    ("judge#2"), any other a part at the table ("the guesser", "the judge")."""
+    return name if any(char.isdigit() for char in name) else f"the {name}"
+
+
+DUEL_SEATS = 2
+"""Up to this many seats, a seat is a part ("the guesser"); at a bigger table its name is a name ("north")."""
+MANY_OTHERS = 4
+"""From this many other seats, the line counts them before naming them."""
+
+
 def table_line(human_seat: str, seats: list[str], model: str, roles: tuple[RoleAssignment, ...]) -> str:
-    """Who plays what, for any number of seats and roles: "you are alpha; beta and gamma are played by M; the judge
-    is played by J." """
+    """Who plays what, for any number of seats and roles: "you are the guesser; the answerer is played by M",
+    "you are player3, one of 6 seats; the other 5 (player1, player2, ...) are played by M; the judge is played by
+    J"."""
     others = [name for name in seats if name != human_seat]
-    line = f"you are {human_seat}"
-    if others:
-        line += f"; {_names(others)} {'is' if len(others) == 1 else 'are'} played by {model}"
+    named = _part if len(seats) <= DUEL_SEATS else str
+    line = f"you are {named(human_seat)}"
+    if len(others) >= MANY_OTHERS:
+        line += f", one of {len(seats)} seats; the other {len(others)} ({', '.join(others)}) are played by {model}"
+    elif others:
+        parts = [named(name) for name in others]
+        line += f"; {_names(parts)} {'is' if len(parts) == 1 else 'are'} played by {model}"
     by_player: dict[str, list[str]] = {}
-    for role in roles:
-        by_player.setdefault(role.model or role.player_kind, []).append(f"the {role.role}")
+    for role in roles:  # a role bound to the person's own seat (Akinator's judge) is theirs
+        player = "you" if role.seat == human_seat else role.model or role.player_kind
+        by_player.setdefault(player, []).append(_part(role.role))
     for player, names in by_player.items():
         line += f"; {_names(names)} {'is' if len(names) == 1 else 'are'} played by {player}"
     return line + "."
@@ -216,8 +251,9 @@ async def _play(game: Game[Any], model: str, human_seat: str, level: int, seed: 
             outcome = Outcome(status="aborted", reason="the person left the game", rounds=game.rounds(state))
             store.finish_match(match_id, outcome)
     console.print()
-    for seat_name, text in game.transcript(state):
-        console.print(f"  {seat_name}: {text}", markup=False)
+    for seat_name, text in person.unseen(game.transcript(state)):  # what came after the person's last turn
+        if seat_name != human_seat:  # the person's own last words they have just typed
+            console.print(f"  {seat_name}: {text}", markup=False)
     console.print("\n" + verdict_line(outcome, human_seat))
     for item in revealed_disclosures(game, spec, state=state):
         console.print(f"{item.revealed_label}: [bold]{item.value}[/]")

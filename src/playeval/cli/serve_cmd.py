@@ -10,12 +10,14 @@ import typer
 from pydantic import ValidationError
 
 from playeval.cli.console import db_option, fail, stderr
+from playeval.core.registry import default_registry
 from playeval.engine.calibrations import CalibrationBook
 from playeval.models import DEFAULT_MODEL, ModelHub
 from playeval.store import Store
 from playeval.store.location import default_db_url
 
 _FACTORY = "playeval.web.app:app_from_env"
+MOCK_PLAYER = "mock/player"
 MIN_PORT = 1
 MAX_PORT = 65535
 KEEP_ALIVE_S = 75
@@ -86,6 +88,9 @@ def register(app: typer.Typer) -> None:
                                             "--models, 'local', 'seat:NAME' or 'scripted' (the game's scripted "
                                             "player, e.g. a judge that accepts only the rule's own words); "
                                             "repeatable (or PLAYEVAL_ARENA_ROLES)."),
+        mock_player: bool = typer.Option(False, "--mock-player",
+                                         help=f"Also offer {MOCK_PLAYER} (replies at once, plays every game) "
+                                              "beside --models: to try the pages without waiting for a model."),
         db: str | None = db_option(),
     ) -> None:
         """Start the web arena: people play the games against the models, watch models play, see the leaderboard."""
@@ -93,11 +98,14 @@ def register(app: typer.Typer) -> None:
 
         from playeval.web import ArenaSettings, create_app
         from playeval.web.collector import tune_collector
+        from playeval.web.pages import offered_games
         from playeval.web.settings import ENV_NO_CALIBRATION, ENV_ROLES, parse_roles
 
         addresses = tuple(part.strip() for part in models.split(",") if part.strip())
         if not addresses:
             fail("--models names no model")
+        if mock_player and MOCK_PLAYER not in addresses:
+            addresses = (*addresses, MOCK_PLAYER)
         url = db or os.environ.get("PLAYEVAL_DB") or default_db_url()
         if workers > 1 and url.startswith("sqlite"):
             fail("several workers need a shared PostgreSQL database: pass --db postgresql://... "
@@ -123,6 +131,7 @@ def register(app: typer.Typer) -> None:
             shown = store.url
         stderr().print(f"[bold]playeval arena[/] on [bold]http://{host}:{port}/[/]  "
                        f"(models: {', '.join(settings.models)}; database: {shown})", markup=True, soft_wrap=True)
+        stderr().print(f"games: {offered_games(default_registry())}", markup=False, soft_wrap=True)
         if workers == 1:
             app = create_app(settings)
             tune_collector()

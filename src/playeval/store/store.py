@@ -470,6 +470,16 @@ class Store(ArenaTables, RetroTables, RunImports):
             )
             return [call_row(row) for row in rows]
 
+    def recent_latencies(self, model: str, limit: int = 50) -> list[float]:
+        """How long the model's latest ``limit`` answered calls took, newest first: the calls of seats and roles
+        the model made itself (a cached reply and the retrospective analysis's calls left out)."""
+        with self._read() as session:
+            query = (select(ModelCallRow.latency_s)
+                     .where(ModelCallRow.model == model, ModelCallRow.cached.is_(False),
+                            or_(ModelCallRow.role.is_(None), ~ModelCallRow.role.startswith("retro:")))
+                     .order_by(ModelCallRow.id.desc()).limit(limit))
+            return [float(value) for value in session.scalars(query)]
+
     def call_totals(self, run_id: str) -> list[CallTotals]:
         """Per model, in the order of its first call: the counts, tokens, known cost and reported work of every
         stored call of the run's matches (one aggregate query, however many matches). A work figure's SQL ``SUM``

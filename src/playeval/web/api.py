@@ -20,6 +20,7 @@ from playeval.web.board import ALL_GAMES, DEFAULT_SOURCE, Source, plot_png
 from playeval.web.bodies import Check, Join, Move, StartMatch, StartWatch, Survey
 from playeval.web.export import export_lines
 from playeval.web.ratelimit import RateLimiter, retry_after
+from playeval.web.timings import model_timing
 from playeval.web.tokens import cookie_name, cookie_token, request_token
 from playeval.web.views import (
     BaselineView,
@@ -123,8 +124,10 @@ def games(request: Request) -> list[GameInfo]:
 @router.get("/models", dependencies=reads)
 def models(request: Request) -> ModelsView:
     """The models a person can meet here; one is drawn at random unless the person picks one."""
-    settings = _arena(request).settings
-    return ModelsView(models=list(settings.models), default=settings.default_model)
+    arena = _arena(request)
+    settings = arena.settings
+    return ModelsView(models=list(settings.models), default=settings.default_model,
+                      timings=[model_timing(arena.store, model) for model in settings.models])
 
 
 def _set_cookie(request: Request, response: Response, match_id: str, token: str) -> None:

@@ -22,7 +22,7 @@ from playeval.core.game import Game
 from playeval.core.info import LevelInfo
 from playeval.core.registry import GameRegistry
 
-__all__ = ["GamePage", "game_pages", "router"]
+__all__ = ["GamePage", "game_pages", "offered_games", "router"]
 
 _TEMPLATES: Final = Jinja2Templates(directory=Path(__file__).parent / "templates")
 MAX_MATCH_ID_CHARS = 100
@@ -49,6 +49,13 @@ class GamePage:
 def game_pages(registry: GameRegistry) -> list[GamePage]:
     """Every registered game's page, in the registry's order."""
     return [GamePage.of(game) for game in registry]
+
+
+def offered_games(registry: GameRegistry) -> str:
+    """The games the arena offers, by the names its home page gives them: "A, B and C" (what the Quick start's
+    banner and ``playeval serve`` print, read from the registry so an added game is listed)."""
+    names = [page.name for page in game_pages(registry)]
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 router = APIRouter(include_in_schema=False)

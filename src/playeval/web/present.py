@@ -20,7 +20,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from playeval.core.ask import Ask
-from playeval.core.events import MatchEnded, SeatAssignment
+from playeval.core.events import ActionApplied, MatchEnded, SeatAssignment
 from playeval.core.game import Game, panel_of
 from playeval.core.hidden import live_disclosures, revealed_disclosures
 from playeval.core.info import panel_role, score_line
@@ -118,6 +118,29 @@ def _status(table: Table, viewer: str | None) -> ViewStatus:
     return "waiting"
 
 
+def _awaited(table: Table, viewer: str | None) -> list[str]:
+    """Who has an open ask now, other than the viewer: seats in table order, then roles (a judge)."""
+    parties = {ask.party for ask in table.asks if viewer is None or table.seat_of(ask.party) != viewer}
+    seats = [name for name in table.seats if name in parties]
+    return seats + sorted(parties - set(seats))
+
+
+def _recorded(table: Table, viewer: str | None) -> str | None:
+    """The kind of the viewer's last move, while others still answer asks of that kind and no move of another
+    kind came after it: the viewer has moved in a phase that is still open (a secret vote)."""
+    if viewer is None or not table.live or table.asks_of(viewer):
+        return None
+    open_kinds = {ask.kind for ask in table.asks if table.seat_of(ask.party) != viewer}
+    for event in reversed(table.loaded.events):
+        if not isinstance(event, ActionApplied):
+            continue
+        if event.action.kind not in open_kinds:
+            return None
+        if table.seat_of(event.action.party) == viewer:
+            return event.action.kind
+    return None
+
+
 def turn_view(table: Table, seat: str, ask: Ask) -> TurnView:
     choices = list(ask.constraint.choices) if ask.constraint is not None and ask.constraint.choices else None
     return TurnView(seat=seat, role=ask.role, party=ask.party, kind=ask.kind, display=ask.display,
@@ -213,6 +236,8 @@ def match_view(table: Table, viewer: str | None, *, survey_given: bool = False, 
         turn=turns[0] if turns else None,
         rejected=_last_rejection(table, asks),
         waiting_for=[seat for seat in table.waiting_for() if seat != viewer] if not over else [],
+        awaited=_awaited(table, viewer) if not over else [],
+        recorded=_recorded(table, viewer),
         disclosures=_disclosures(table, viewer),
         outcome=_outcome_view(_recorded_outcome(loaded), seats, viewer, table.game) if over else None,
         survey_open=over and is_play and viewer is not None and not survey_given,

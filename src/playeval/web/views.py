@@ -165,6 +165,12 @@ class MatchView(_View):
     rejected: str | None
     waiting_for: list[str]
     """The people's seats whose moves are awaited now (the viewer's own aside)."""
+    awaited: list[str] = []
+    """Every seat or role, person or model, with an open ask now, in table order (the viewer's own aside): who
+    the table waits for. Who is still to move is public; what anyone answered in a phase still open is not."""
+    recorded: str | None = None
+    """The kind of move ("vote") the viewer has made in a phase the others are still answering (a secret vote
+    open to every seat at once): the page says it is recorded while it waits for them."""
     disclosures: list[DisclosureView | HeldView]
     """The viewer's own hidden parts while the match is played (``HeldView``); all of them at the end."""
     outcome: OutcomeView | None
@@ -301,9 +307,20 @@ class GameInfo(_View):
     """The game's two secret sets that share no secret, for a held-out comparison (``None``: none offered)."""
 
 
+class ModelTiming(_View):
+    """How long a model's move takes on this machine, measured: the median of its latest answered calls stored
+    here (``moves`` of them), or ``None`` while none is."""
+
+    model: str
+    median_s: float | None
+    moves: int
+
+
 class ModelsView(_View):
     models: list[str]
     default: str
+    timings: list[ModelTiming] = []
+    """One per model, in the order of ``models``."""
 
 
 class SurveyView(_View):

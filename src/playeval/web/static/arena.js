@@ -120,6 +120,19 @@
     return text ? text[0].toUpperCase() + text.slice(1) : text;
   }
 
+  /** A seat (or role) named in a sentence: a name with a number in it is a name ("player1 describes…"), any
+      other is a part at the table ("the guesser asks…"; "The guesser" with `capital`, at a sentence's start). */
+  function seatPhrase(name, capital) {
+    const text = String(name || "").replace(/_/g, " ");
+    if (/\d/.test(text)) return text;
+    return `${capital ? "The" : "the"} ${text.toLowerCase()}`;
+  }
+
+  /** Names joined for a sentence: "a", "a and b", "a, b and c". */
+  function listPhrase(names) {
+    return names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}` : (names[0] || "");
+  }
+
   let gamesRequest = null;
 
   /** Every game as GET /api/games describes it (fetched once per page). */
@@ -201,7 +214,7 @@
   document.addEventListener("DOMContentLoaded", describeLevels);
 
   window.Arena = {
-    el, clear, show, api, detailOf, fillModels, percent, number, gameName, seatName, games, formatTime, optionFields,
+    el, clear, show, api, detailOf, fillModels, percent, number, gameName, seatName, seatPhrase, listPhrase, games, formatTime, optionFields,
     optionValues, tableSeats,
   };
 })();

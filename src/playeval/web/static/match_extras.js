@@ -4,7 +4,7 @@
 "use strict";
 
 (function () {
-  const { el, clear, api, seatName } = window.Arena;
+  const { el, clear, api, seatName, seatPhrase } = window.Arena;
   const M = window.ArenaMatch;
   const { $, page } = M;
 
@@ -29,7 +29,7 @@
       for (const invite of invites) {
         list.append(el("li", { className: "invite", dataset: { seat: invite.seat } }, [
           el("span", { className: "invite-seat", text: seatName(invite.seat) }),
-          el("input", { className: "invite-url", attrs: { type: "text", readonly: true, value: window.location.origin + invite.url, "aria-label": `Link for the ${seatName(invite.seat).toLowerCase()}` } }),
+          el("input", { className: "invite-url", attrs: { type: "text", readonly: true, value: window.location.origin + invite.url, "aria-label": `Link for ${seatPhrase(invite.seat)}` } }),
         ]));
       }
     }

@@ -5,10 +5,12 @@
 "use strict";
 
 (function () {
-  const { el, clear } = window.Arena;
+  const { el, clear, api } = window.Arena;
   const M = window.ArenaMatch;
   const { $ } = M;
   const SLOT = /\{([a-z][a-z0-9_]*)\}/g;
+  const PILL_CHARS = 32;
+  const CHECK_DELAY_MS = 300;
   const clock = { base: 0, receivedAt: 0, running: false, timer: null };
 
   function formatDuration(seconds) {
@@ -64,10 +66,13 @@
     clear(box);
     for (const list of panel.lists || []) {
       const items = list.items || [];
-      box.append(el("section", { className: `panel-list tone-${list.tone}`, dataset: { key: list.key } }, [
+      // Short items are pills (one line; one too wide for its column ends in an ellipsis, its full text in the
+      // tooltip); a list with a long item (a sentence) shows every item as a row of wrapped text instead.
+      const rows = items.some((item) => [...String(item)].length > PILL_CHARS);
+      box.append(el("section", { className: `panel-list tone-${list.tone}${rows ? " rows" : ""}`, dataset: { key: list.key } }, [
         el("h3", { className: "panel-list-title" }, [list.title, el("span", { className: "panel-list-count", text: ` (${items.length})` })]),
         items.length
-          ? el("ul", { className: "panel-list-items" }, items.map((item) => el("li", { text: item })))
+          ? el("ul", { className: "panel-list-items" }, items.map((item) => el("li", { text: item, attrs: { title: rows ? null : item } })))
           : el("p", { className: "empty", text: list.empty }),
       ]));
     }
@@ -118,13 +123,27 @@
     } else {
       Object.assign(attrs, { type: "text", maxlength: field.max_chars, minlength: field.min_chars || null });
     }
+    const counter = field.kind === "text"
+      ? el("span", { className: "counter field-counter", attrs: { id: `${id}-counter`, "aria-live": "polite" } }) : null;
+    if (counter) attrs["aria-describedby"] = counter.id;
     const input = el("input", { attrs, dataset: { field: field.key } });
     if (field.default !== null && field.default !== undefined) input.value = field.default;
     const hint = field.kind === "integer" && field.maximum !== null && field.maximum !== undefined
       ? ` (${field.minimum ?? ""}–${field.maximum})` : "";
     return el("div", { className: `form-field ${field.kind}-field` }, [
-      el("label", { text: `${field.label}${hint}`, attrs: { for: id } }), input,
+      el("label", { text: `${field.label}${hint}`, attrs: { for: id } }), input, counter,
     ]);
+  }
+
+  /** A text field's live count, against its limit ("12 / 150") where it has one. */
+  function count(node, field) {
+    const input = node.querySelector(`input[data-field="${CSS.escape(field.key)}"]`);
+    const counter = node.querySelector(`#${CSS.escape(input.id)}-counter`);
+    const length = [...input.value.trim()].length;
+    const max = field.max_chars;
+    counter.textContent = max ? `${length} / ${max}` : (length ? `${length} characters` : "");
+    counter.classList.toggle("over", Boolean(max) && length > max);
+    counter.classList.toggle("near", Boolean(max) && length <= max && length > max * 0.85);
   }
 
   /** The value of one field, or an error message. */
@@ -152,7 +171,18 @@
     return { value: text };
   }
 
-  function buildAction(action, send) {
+  /** The reply the action's fields make now, or the first field's error. */
+  function replyOf(node, action) {
+    const values = {};
+    for (const field of action.fields || []) {
+      const found = valueOf(node, field);
+      if (found.error) return found;
+      values[field.key] = found.value;
+    }
+    return { value: action.template.replace(SLOT, (_, key) => values[key]) };
+  }
+
+  function buildAction(action, send, party) {
     const error = el("p", { className: "alert error", attrs: { role: "alert" } });
     error.hidden = true;
     const button = el("button", {
@@ -168,22 +198,54 @@
       error,
       el("div", { className: "form-action-buttons" }, [button]),
     ]);
-    form.addEventListener("submit", (event) => {
-      event.preventDefault();
-      const values = {};
-      for (const field of fields) {
-        const found = valueOf(form, field);
-        if (found.error) {
-          error.textContent = `Not sent: ${found.error}`;
-          error.hidden = false;
-          if (found.focus) found.focus.focus();
+    // A form with text fields is checked as the person types, by the game's own rules on the server (POST
+    // .../check records nothing): a reply the rules would refuse says why before it is sent, and is not sent.
+    const texts = fields.filter((field) => field.kind === "text");
+    const checked = { reply: null, result: null, timer: null };
+    function showVerdict(reply) {
+      const refused = checked.reply === reply && checked.result && !checked.result.ok;
+      error.textContent = refused ? `Not sent: ${checked.result.reason}` : "";
+      error.hidden = !refused;
+    }
+    async function check(reply) {
+      const result = await api("POST", `/api/matches/${encodeURIComponent(M.page.id)}/check`, { text: reply, party });
+      if (!result.ok || !result.data) return;
+      checked.reply = reply;
+      checked.result = result.data;
+      const now = replyOf(form, action);
+      if (now.value === reply) showVerdict(reply);
+    }
+    if (texts.length) {
+      form.addEventListener("input", () => {
+        for (const field of texts) count(form, field);
+        window.clearTimeout(checked.timer);
+        const now = replyOf(form, action);
+        if (now.error) {
+          error.hidden = true;
           return;
         }
-        values[field.key] = found.value;
+        showVerdict(now.value);
+        if (checked.reply !== now.value) checked.timer = window.setTimeout(() => check(now.value), CHECK_DELAY_MS);
+      });
+    }
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      window.clearTimeout(checked.timer);  // a check due after the move is sent would find no open ask
+      const found = replyOf(form, action);
+      if (found.error) {
+        error.textContent = `Not sent: ${found.error}`;
+        error.hidden = false;
+        if (found.focus) found.focus.focus();
+        return;
+      }
+      if (checked.reply === found.value && checked.result && !checked.result.ok) {
+        showVerdict(found.value);
+        return;
       }
       error.hidden = true;
-      send(action.template.replace(SLOT, (_, key) => values[key]));
+      send(found.value);
     });
+    if (texts.length) for (const field of texts) count(form, field);
     return form;
   }
 
@@ -198,7 +260,7 @@
     clear(box);
     box.append(el("h3", { className: "panel-form-title", text: form.title }));
     if (form.note) box.append(el("p", { className: "help panel-form-note", text: form.note }));
-    const actions = el("div", { className: "form-actions" }, form.actions.map((action) => buildAction(action, send)));
+    const actions = el("div", { className: "form-actions" }, form.actions.map((action) => buildAction(action, send, form.party)));
     box.append(actions);
   }
 

@@ -6,7 +6,7 @@
 "use strict";
 
 (function () {
-  const { el, clear, gameName, seatName } = window.Arena;
+  const { el, clear, gameName, seatName, seatPhrase, listPhrase } = window.Arena;
   const $ = (id) => document.getElementById(id);
   const HIDDEN_LABEL = "Model (hidden until the end)";
 
@@ -116,24 +116,34 @@
       );
       page.transcriptShown.push(line.seat + "\n" + line.text);
     }
-    $("empty-transcript").hidden = lines.length > 0 || view.status === "finished";
+    // Before the first line, the note says the game has not begun only until someone is asked to move: from
+    // then on the status line says who is moving (a model may think a while before the first line comes).
+    const started = view.status === "your_turn" || (view.awaited || []).length > 0;
+    $("empty-transcript").hidden = lines.length > 0 || view.status === "finished" || started;
     return lines.length > shown.length || !same;
   }
 
   function waitingText(view) {
-    const names = (view.waiting_for || []).map((name) => seatName(name).toLowerCase());
+    const names = (view.waiting_for || []).map((name) => seatPhrase(name));
     if (!names.length) return "Waiting for the other players…";
     const missing = (view.seats || []).filter((seat) => seat.person && !seat.is_you && seat.joined === false);
-    const who = names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}` : names[0];
-    return missing.length ? `Waiting for the ${who} (invited players may not have joined yet)…` : `Waiting for the ${who}…`;
+    const who = listPhrase(names);
+    return missing.length ? `Waiting for ${who} (invited players may not have joined yet)…` : `Waiting for ${who}…`;
+  }
+
+  /** After the viewer's move in a phase the others still answer (a secret vote): it is in, and who is awaited. */
+  function recordedText(view) {
+    const kind = String(view.recorded).replace(/_/g, " ");
+    const who = listPhrase((view.awaited || []).map((name) => seatPhrase(name)));
+    return who ? `Your ${kind} is recorded. Still waiting for ${who}…` : `Your ${kind} is recorded.`;
   }
 
   function renderStatus(view, note) {
     const models = (view.seats || []).filter((seat) => !seat.person).length;
     const messages = {
       your_turn: "Your turn.",
-      thinking: models > 1 ? "The models are thinking…" : "The model is thinking…",
-      waiting: waitingText(view),
+      thinking: view.recorded ? recordedText(view) : models > 1 ? "The models are thinking…" : "The model is thinking…",
+      waiting: view.recorded ? recordedText(view) : waitingText(view),
       left: "A model plays your seat now. You can follow the game to its end.",
       watching: "Live: the models are playing…",
       finished: "",
@@ -160,6 +170,11 @@
     }
   }
 
+  /** "the guesser …" at a sentence's start; a seat's own name ("player1") stays as it is. */
+  function capital(text) {
+    return text.startsWith("the ") ? `T${text.slice(1)}` : text;
+  }
+
   function names(view, seats) {
     return seats.map((name) => holder(seatOf(view, name)) || seatName(name)).join(", ");
   }
@@ -167,14 +182,14 @@
   function headline(view, outcome) {
     if (outcome.status === "aborted") return ["The game was abandoned", "neutral"];
     if (outcome.status === "forfeit") {
-      const out = (outcome.results || []).filter((result) => result.forfeited).map((result) => seatName(result.seat).toLowerCase());
-      return [out.length ? `The ${out.join(" and ")} forfeited` : "The game ended with a forfeit", "neutral"];
+      const out = (outcome.results || []).filter((result) => result.forfeited).map((result) => seatPhrase(result.seat));
+      return [out.length ? `${capital(listPhrase(out))} forfeited` : "The game ended with a forfeit", "neutral"];
     }
     const team = outcome.winning_team;
     const results = outcome.results || [];
     if (!team && !outcome.winners.length && results.length === 1) {  // a game of one seat, not won: no draw
       if (outcome.you_won === false) return ["Not this time", "loss"];
-      return [`The ${seatName(results[0].seat).toLowerCase()} (${holder(seatOf(view, results[0].seat))}) did not win`, "neutral"];
+      return [`${seatPhrase(results[0].seat, true)} (${holder(seatOf(view, results[0].seat))}) did not win`, "neutral"];
     }
     if (!team && !outcome.winners.length) return ["Nobody won: a draw", "neutral"];
     if (outcome.you_won === true) return [team ? "Your team won!" : "You won!", "win"];
@@ -182,8 +197,8 @@
       return [team ? `The ${team} team won` : `${names(view, outcome.winners)} won this one`, "loss"];
     }
     if (team) return [`The ${team} team won`, "neutral"];
-    const who = outcome.winners.map((seat) => `The ${seatName(seat).toLowerCase()} (${holder(seatOf(view, seat))})`);
-    return [`${who.join(", ")} won`, "neutral"];
+    const who = outcome.winners.map((seat) => `${seatPhrase(seat)} (${holder(seatOf(view, seat))})`);
+    return [`${capital(listPhrase(who))} won`, "neutral"];
   }
 
   function resultText(result) {

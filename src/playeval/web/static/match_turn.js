@@ -5,7 +5,7 @@
 "use strict";
 
 (function () {
-  const { el, clear, api, seatName } = window.Arena;
+  const { el, clear, api, seatName, seatPhrase } = window.Arena;
   const M = window.ArenaMatch;
   const { $, page } = M;
   const CHECK_DELAY_MS = 300;
@@ -53,7 +53,7 @@
     if (page.turnKey === key) return;
     const fresh = page.turnKey === null;
     page.turnKey = key;
-    $("turn-heading").textContent = turn.role ? `Your turn, as the ${seatName(turn.role).toLowerCase()}` : "Your turn";
+    $("turn-heading").textContent = turn.role ? `Your turn, as ${seatPhrase(turn.role)}` : "Your turn";
     $("turn-display").textContent = turn.display || "";
     $("turn-instructions").textContent = turn.instructions || "";
     const choices = $("choices");

@@ -4,7 +4,7 @@
 "use strict";
 
 document.addEventListener("DOMContentLoaded", async () => {
-  const { el, clear, api, fillModels, seatName, optionFields, optionValues, tableSeats } = window.Arena;
+  const { el, clear, api, fillModels, seatName, seatPhrase, optionFields, optionValues, tableSeats } = window.Arena;
   const body = document.body;
   const form = document.getElementById("setup-form");
   const error = document.getElementById("setup-error");
@@ -75,7 +75,7 @@ document.addEventListener("DOMContentLoaded", async () => {
         buildOthers();
       });
     }
-    const roles = game.roles.map((role) => `The ${seatName(role.role).toLowerCase()} ${role.does}; it is not a player.`);
+    const roles = game.roles.map((role) => `${seatPhrase(role.role, true)} ${role.does}; it is not a player.`);
     const note = document.getElementById("roles-note");
     note.textContent = roles.join(" ");
     note.hidden = roles.length === 0;
@@ -83,7 +83,7 @@ document.addEventListener("DOMContentLoaded", async () => {
 
   function describeSeat() {
     const seat = game.seats.find((item) => item.seat === seatSelect.value);
-    document.getElementById("seat-help").textContent = seat ? `The ${seatName(seat.seat).toLowerCase()} ${seat.role}.` : "";
+    document.getElementById("seat-help").textContent = seat ? `${seatPhrase(seat.seat, true)} ${seat.role}.` : "";
   }
 
   /** One field per input the chosen seat provides: a choice, a masked secret, or a text. */
@@ -204,7 +204,7 @@ document.addEventListener("DOMContentLoaded", async () => {
       });
       list.append(el("li", { className: "invite", dataset: { seat: invite.seat } }, [
         el("span", { className: "invite-seat", text: seatName(invite.seat) }),
-        el("input", { className: "invite-url", attrs: { type: "text", readonly: true, value: url, "aria-label": `Link for the ${seatName(invite.seat).toLowerCase()}` } }),
+        el("input", { className: "invite-url", attrs: { type: "text", readonly: true, value: url, "aria-label": `Link for ${seatPhrase(invite.seat)}` } }),
         copy,
       ]));
     }
