@@ -131,7 +131,9 @@ async def test_a_model_s_move_time_is_the_median_of_what_this_server_measured(
     a model with no stored call is "not yet measured" (``median_s`` null)."""
     monkeypatch.setenv("PLAYEVAL_MOCK_DELAY", "0.05")
     async with running(make_settings(tmp_path, models=("mock/player", "mock/echo"))) as client:
-        created = await client.post("/api/watch", json={"game": "taboo"})
+        # both seats named: a seat left out gets a random served model, which could be mock/echo
+        seats = {seat.name: "mock/player" for seat in default_registry().get("taboo").seats}
+        created = await client.post("/api/watch", json={"game": "taboo", "models": seats})
         assert created.status_code == 201, created.text
         await wait_view(client, created.json()["id"], {"finished"})
         timings = {item["model"]: item for item in (await client.get("/api/models")).json()["timings"]}
