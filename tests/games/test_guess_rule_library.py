@@ -83,8 +83,12 @@ def test_each_guess_gets_fresh_items_and_the_last_guess_is_said(cls: type[MathGu
     assert summary["seen"] == {"label": "Items seen" if per_unit == 2 else "Values seen", "count": 2 * per_unit,
                                "of": (summary["examples_left"] + 2) * per_unit}
     assert summary["last_guess"] is False and summary["last_guess_note"] is None and game.last_guess() is None
+    with pytest.raises(GuessRuleError, match="call held_out_items"):  # answers to items never asked for
+        game.validate_guess("something vague", held_out_answers=["0"] * 10)
     first = game.held_out_items()
     assert game.validate_guess("something vague", held_out_answers=["0"] * len(first)) is False
+    with pytest.raises(GuessRuleError, match="changed since held_out_items"):  # the first check's items, stale
+        game.validate_guess("stale answers", held_out_answers=["0"] * len(first))
     second = game.held_out_items()
     assert len(second) == len(first) and not set(second) & set(first)  # fresh items for the next guess
     assert game.validate_guess("something else vague", held_out_answers=None) is False

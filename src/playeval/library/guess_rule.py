@@ -79,6 +79,8 @@ class _GuessTheRuleGame:
         self._bindings: dict[str, str] = {}
         self._db = db
         self._uuid: str | None = None
+        self._previewed: list[str] | None = None
+        """What ``held_out_items`` last returned: the items ``held_out_answers`` answer."""
 
     @property
     def uuid(self) -> str | None:
@@ -146,9 +148,11 @@ class _GuessTheRuleGame:
     def held_out_items(self) -> list[str]:
         """The items the rule-application check of the next guess asks about (their answers stay hidden): each
         guess gets fresh items where the game's pool allows (``guess_rule.base``), so ask just before each guess (a
-        request for more examples in between may change them)."""
+        request for more examples in between may change them: ``validate_guess`` then refuses the answers rather than
+        score them against other items)."""
         with Store.open(self._db) as store:
-            return [item.prompt for item in self._game.next_check(self._state(store)).items]
+            self._previewed = [item.prompt for item in self._game.next_check(self._state(store)).items]
+        return list(self._previewed)
 
     def last_guess(self) -> str | None:
         """The sentence that says the next move is the last (``None`` while it is not): every example has been
@@ -158,12 +162,20 @@ class _GuessTheRuleGame:
         return None if state.rule is None or self._game.outcome(state) is not None else self._game.last_note(state)
 
     def validate_guess(self, guess: str, held_out_answers: Sequence[str] | None = None) -> bool:
-        """Present a guess (one turn); ``held_out_answers`` are the guess applied to ``held_out_items()`` (the
-        check is recorded as skipped without them). Returns the verdict: the rules' when they accept the guess
-        (it states the rule; see ``GuessRuleGame.rules_accept``), else the judge's."""
+        """Present a guess (one turn); ``held_out_answers`` are the guess applied to ``held_out_items()``, called
+        since the last move (answers to other items are refused; the check is recorded as skipped without them).
+        Returns the verdict: the rules' when they accept the guess (it states the rule; see
+        ``GuessRuleGame.rules_accept``), else the judge's."""
         answers = SKIP if held_out_answers is None else \
             "\n".join(f"{number}. {answer}" for number, answer in enumerate(held_out_answers, start=1))
         with Store.open(self._db) as store:
+            if held_out_answers is not None:
+                due = [item.prompt for item in self._game.next_check(self._state(store)).items]
+                if self._previewed is None:
+                    raise GuessRuleError("answers to the check need its items first: call held_out_items()")
+                if self._previewed != due:
+                    raise GuessRuleError("the check's items changed since held_out_items() (a guess or more "
+                                         "examples since): call held_out_items() again and answer those")
             self._submit(store, f"GUESS: {guess}")
             self._submit(store, answers)
             self._advance_roles(store)
