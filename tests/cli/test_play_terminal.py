@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from playeval.cli.main import app
-from playeval.cli.play_cmd import table_line
+from playeval.cli.play_cmd import shown_by, table_line
 from playeval.core.ask import Ask
 from playeval.core.events import RoleAssignment
 from playeval.players import TerminalPlayer
@@ -68,9 +68,17 @@ def test_undercover_in_the_terminal_prints_each_block_once(tmp_path: Path) -> No
     assert out.count("Round 1 votes:") == 1
 
 
-@pytest.mark.parametrize("game", ["static_picnic"])
+def test_a_list_the_ask_shows_in_full_is_not_narrated_again() -> None:
+    display = "May come: chalice, teaspoon, teacup, coffee cup\nMay not come: goat, vest, whiting, checker\nTurn 3."
+    assert shown_by("May come: teacup, coffee cup\nMay not come: whiting, checker", display)
+    assert not shown_by("May come: teacup, spoon\nMay not come: whiting, checker", display)  # spoon is new
+    assert not shown_by("Pass: teacup", display)  # another list
+    assert shown_by("Values of the sequence:\nposition 2: -18", "Values of the sequence:\nposition 2: -18\nTurn 3.")
+    assert not shown_by("judge: not accepted", display)
+
+
+@pytest.mark.parametrize("game", ["static_picnic", "math", "functions_picnic"])
 def test_a_rule_game_s_examples_are_not_narrated_above_the_ask_that_shows_them(tmp_path: Path, game: str) -> None:
-    out = _play(tmp_path, game, "player", ["nonsense", "skip"])
-    first = out.split("May come: ")[1].split(" May not come")[0]
-    assert out.count(f"May come: {first} May not come") == 1, out
-    assert out.count("Turn 2 of 20") == 1, out
+    out = _play(tmp_path, game, "player", ["MORE: 2", "nonsense", "skip"], "--role", "judge=scripted")
+    assert out.count("Turn 2 of 20") == 1 and out.count("Turn 3 of 20") == 1, out
+    assert " game: " not in out, out  # the examples MORE added are in the ask's lists, not narrated above them

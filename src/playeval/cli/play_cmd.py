@@ -72,7 +72,7 @@ class _Narrated:
         lines = list(self._game.transcript(live))
         console = stdout()
         for speaker, text in lines[self._shown:]:
-            if speaker != self._seat and f"\n{text}\n" not in f"\n{ask.display}\n":  # whole lines the ask shows
+            if speaker != self._seat and not shown_by(text, ask.display):
                 console.print(f"  {speaker}: {text}", markup=False)
         self.seen.update(lines[self._shown:])
         self._shown = len(lines)
@@ -88,6 +88,31 @@ class _Narrated:
             else:
                 fresh.append(line)
         return fresh
+
+
+def _listed(line: str) -> tuple[str, set[str]] | None:
+    """``Label: a, b, c`` as its label and items; ``None`` for a line that is not such a list."""
+    label, colon, rest = line.partition(": ")
+    return (label.strip(), {item.strip() for item in rest.split(",")}) if colon and rest.strip() else None
+
+
+def shown_by(text: str, display: str) -> bool:
+    """Whether an ask's ``display`` already shows every line of a transcript ``text``: as a whole line, or, for a
+    list (``May come: teacup, coffee cup``, the examples a ``MORE`` added), as items of the ask's list of the same
+    label (``May come: chalice, teaspoon, teacup, coffee cup``), so the new examples are not printed twice."""
+    whole = set(display.split("\n"))
+    lists: dict[str, set[str]] = {}
+    for line in whole:
+        found = _listed(line)
+        if found is not None:
+            lists.setdefault(found[0], set()).update(found[1])
+    for line in text.split("\n"):
+        if line in whole or not line.strip():
+            continue
+        found = _listed(line)
+        if found is None or not found[1] <= lists.get(found[0], set()):
+            return False
+    return True
 
 
 def _names(names: list[str]) -> str:
