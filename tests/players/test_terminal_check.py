@@ -97,6 +97,11 @@ def test_the_math_check_takes_numbers_one_a_line_or_on_one_line() -> None:
     assert game.accuracy(game.apply(state, _taken(game, state, ask, text))) == 1.0
     numbered = " ".join(f"{n}. {answer}" for n, answer in enumerate(answers, start=1))
     assert _play(ask, [numbered])[0] == text
+    # text that is not a whole number is refused with the reason; "1.5" is an answer, not item 1's "5"
+    again, _, written = _play(ask, ["abc", "1.5", *answers])
+    assert again == text
+    assert "item 1: answer a whole number, not 'abc'." in "\n".join(written)
+    assert "item 1: answer a whole number, not '1.5'." in "\n".join(written)
 
 
 @pytest.mark.parametrize("game_id", ["static_picnic", "functions_picnic", "math"])

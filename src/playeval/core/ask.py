@@ -35,6 +35,8 @@ class NumberedReply(BaseModel):
     count: int = Field(ge=1)
     choices: tuple[str, ...] | None = None
     skip: str | None = None
+    whole_numbers: bool = False
+    """Each answer is a whole number (the Math Game's next values), where there are no ``choices``."""
 
 
 class Ask(BaseModel):

@@ -534,6 +534,8 @@ class GuessRuleGame(GameBase):
     check_choices: ClassVar[tuple[str, ...] | None] = None
     """The answers the rule-application check takes when it is a choice (the picnics' ``yes``/``no``); ``None``:
     open answers (the Math Game's next values)."""
+    check_whole_numbers: ClassVar[bool] = False
+    """With open answers, whether each is a whole number (the Math Game): a person's terminal refuses other text."""
     generic_guesses: ClassVar[tuple[str, ...]] = ()
     """The rules the ``random`` baseline guesses from: a short generic list, the same in every match, written
     without looking at any rule. A game with none declares no baselines."""
@@ -674,7 +676,8 @@ class GuessRuleGame(GameBase):
             said = check.said()  # for the person: a model's request stays the game's words
             return (Ask(seat=PLAYER, kind="apply", display=f"{request}\n({said}.)" if said else request,
                         instructions=f"{len(items)} lines: '<number>. <answer>' (or '{SKIP}' to skip the check)",
-                        numbered=NumberedReply(count=len(items), choices=self.check_choices, skip=SKIP),
+                        numbered=NumberedReply(count=len(items), choices=self.check_choices, skip=SKIP,
+                                               whole_numbers=self.check_whole_numbers) if items else None,
                         messages=(*conversation, user(request)), max_tokens=16 * len(items) + 16, max_chars=1000,
                         constraint=OutputConstraint(grammar=numbered_grammar(len(items), self.apply_answer))),)
         left = state.total - state.shown

@@ -19,10 +19,11 @@ from playeval.core.ask import Ask, NumberedReply, Reply
 HUMAN_MAX_RETRIES = 1000
 _ITEM = re.compile(r"^\s*(\d{1,3})\.\s+(\S.*?)\s*$", re.MULTILINE)
 """An item as a check lists it: ``3. hammer``."""
-_NUMBERED = re.compile(r"(\d{1,3})\s*[.):]\s*(.+?)\s*(?=\b\d{1,3}\s*[.):]\s*\S|$)")
+_NUMBERED = re.compile(r"(\d{1,3})\s*[.):]\s+(.+?)\s*(?=\b\d{1,3}\s*[.):]\s+\S|$)")
 """Numbered answers on a line: ``3. yes`` or ``1. yes 2. no``."""
 _NUMBER = re.compile(r"^-?\d+$")
-_LEADING_NUMBER = re.compile(r"^\s*\d{1,3}\s*[.):]\s*\S")
+_LEADING_NUMBER = re.compile(r"^\s*\d{1,3}\s*[.):]\s+\S")
+"""A line of numbered answers: a number, a mark and a space (``1.5`` is an answer, not item 1's ``5``)."""
 
 
 class BadLine(ValueError):
@@ -51,6 +52,8 @@ def read_answers(line: str, form: NumberedReply, answers: dict[int, str]) -> dic
             raise BadLine(f"there is no item {number}: the items are numbered 1 to {form.count}.")
         if form.choices and answer.lower() not in form.choices:
             raise BadLine(f"item {number}: answer {' or '.join(form.choices)}, not {answer!r}.")
+        if form.whole_numbers and not _NUMBER.match(answer):
+            raise BadLine(f"item {number}: answer a whole number, not {answer!r}.")
         found[number] = answer.lower() if form.choices else answer
     return found
 

@@ -127,6 +127,7 @@ class MathGame(GuessRuleGame):
     judge_system: ClassVar[str] = prompts.JUDGE_SYSTEM
     apply_request: ClassVar[str] = prompts.APPLY
     apply_answer: ClassVar[str] = '"-"? [0-9]{1,14}'
+    check_whole_numbers: ClassVar[bool] = True
     example_unit: ClassVar[str] = "values"
     seen_label: ClassVar[str] = "Values seen"
     secret_sets: ClassVar[tuple[str, ...]] = SECRET_SETS
