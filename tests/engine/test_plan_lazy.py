@@ -10,7 +10,7 @@ import pytest
 from pydantic import ValidationError
 
 from playeval.core.registry import default_registry
-from playeval.engine import MAX_N, PendingMatches, RunConfig, first_matches, iter_plan, plan_matches
+from playeval.engine import MAX_N, PendingMatches, RunConfig, first_matches, iter_plan, plan_matches, run_addresses
 from playeval.models import DEFAULT_MODEL
 
 MODELS = ("mock/a", "mock/b", "mock/c")
@@ -57,3 +57,15 @@ def test_a_run_of_the_largest_n_plans_its_first_matches_at_once() -> None:
     assert time.monotonic() - started < 5
     assert len(pending) == pending.total == MAX_N * 6
     assert [m.index for m in first] == list(range(7)) and first[6].game_number == 1
+
+
+def test_a_run_checks_only_the_models_of_roles_its_matches_ask() -> None:
+    """Dynamic Picnic's default plays a banked rule: its game master and validator (bound to the local model by
+    default) are never asked, so a run of it needs no local model; a run of generated rules still does."""
+    registry = default_registry()
+    for rules, asked in (("bank", False), ("generated", True)):
+        config = RunConfig(games=("dynamic_picnic",), models=("mock/player",), opponent="scripted", n=1, seed=3,
+                           roles={"judge": "mock/player"}, options={"dynamic_picnic": {"rules": rules}})
+        first = first_matches(config, registry, "local/x")
+        assert "local/x" in run_addresses(first)  # the plan binds them either way
+        assert ("local/x" in run_addresses(first, registry)) is asked

@@ -235,8 +235,9 @@ async def _run(store: Store, config: RunConfig, resume: str | None, use_cache: b
         config = with_baselines(config, registry)  # the baselines each game declares, kept with the run
         # the first game number uses every game, model and role of the run; setting a match up may run code
         first = first_matches(config, registry, DEFAULT_MODEL)
-        check_models(hub, config, first)  # unknown models, missing keys and weights, roles' defaults included: one
-        # line, before the run is recorded
+        # unknown models, missing keys and weights, the defaults of the roles a match asks included: one line,
+        # before the run is recorded
+        check_models(hub, config, first, registry)
         runner: MatchRunner = (_ray_runner(store, registry, ray_address, use_cache) if executor == "ray"
                                else BatchRunner(store, hub, registry))
         run_id = resume or create_run(store, registry, config, first=first)

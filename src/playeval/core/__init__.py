@@ -47,6 +47,7 @@ from playeval.core.game import (
     panel_of,
     person_seat,
     replay,
+    roles_not_asked,
     seat_evaluated,
     split_sets_of,
 )
@@ -195,6 +196,7 @@ __all__ = [
     "person_seat",
     "replay",
     "revealed_disclosures",
+    "roles_not_asked",
     "seat_evaluated",
     "skills_of",
     "split_sets_of",

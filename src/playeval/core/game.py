@@ -412,6 +412,14 @@ def conversation_breaks_of(game: Game[Any]) -> tuple[ConversationBreak, ...]:
     return declared
 
 
+def roles_not_asked(game: Game[Any], spec: MatchSpec) -> frozenset[str]:
+    """The roles a match of ``spec`` never asks (a game's ``roles_not_asked(spec)``: Dynamic Picnic's game master
+    and validator when it plays a banked rule), so a run need not check their models ready; none for a game that
+    declares no such method."""
+    hook = getattr(game, "roles_not_asked", None)
+    return frozenset(hook(spec)) if hook is not None else frozenset()
+
+
 def panel_of(game: Game[Any], state: Any, viewer: str | None) -> Panel | None:
     """The game's panel for ``viewer`` (``None`` for a game that declares no ``panel``, such as one written before
     the hook existed that does not derive from :class:`GameBase`)."""

@@ -14,7 +14,7 @@ from pydantic import ValidationError
 from playeval.core.baselines import baseline_name, game_baselines
 from playeval.core.errors import ConfigError, NotFoundError, PlayevalError
 from playeval.core.events import RoleAssignment, SeatAssignment
-from playeval.core.game import Game, seat_evaluated
+from playeval.core.game import Game, roles_not_asked, seat_evaluated
 from playeval.core.match import MatchSpec, Outcome
 from playeval.core.registry import GameRegistry
 from playeval.engine.calibrations import CalibrationBook
@@ -202,11 +202,14 @@ def recorded_config(store: Store, run_id: str) -> RunConfig | None:
         return None
 
 
-def run_addresses(plan: Sequence[PlannedMatch]) -> list[str]:
-    """Every model address a run's plan uses (to check them before anything is recorded)."""
+def run_addresses(plan: Sequence[PlannedMatch], registry: GameRegistry | None = None) -> list[str]:
+    """Every model address a run's plan uses (to check them before anything is recorded); with ``registry``,
+    without the roles a match never asks (``core.game.roles_not_asked``)."""
     found: list[str] = []
     for planned in plan:
-        for address in [seat.model for seat in planned.seats] + [role.model for role in planned.roles]:
+        idle = frozenset() if registry is None else roles_not_asked(registry.get(planned.game), planned.spec)
+        used = [role.model for role in planned.roles if role.role not in idle]
+        for address in [seat.model for seat in planned.seats] + used:
             if address and address != SCRIPTED and address not in found:
                 found.append(address)
     return found
@@ -247,12 +250,14 @@ def pending_matches(store: Store, run_id: str, registry: GameRegistry) -> Pendin
     return PendingMatches(run_config(store, run_id), registry, finished)
 
 
-def check_models(hub: ModelHub, config: RunConfig, plan: Sequence[PlannedMatch]) -> None:
+def check_models(hub: ModelHub, config: RunConfig, plan: Sequence[PlannedMatch],
+                 registry: GameRegistry | None = None) -> None:
     """Every model a run's plan uses, checked ready to be called before anything is recorded (``ModelHub.check``):
-    the evaluated models, the opponent and every role's binding, a game's default included. An unknown model or a
-    missing key raises the provider's ``ModelError``; a model that cannot run here (weights not installed) one that
-    says where the run uses it."""
-    for address in run_addresses(plan):
+    the evaluated models, the opponent and every role's binding, a game's default included (with ``registry``,
+    only the roles a match asks: Dynamic Picnic's default asks no game master). An unknown model or a missing key
+    raises the provider's ``ModelError``; a model that cannot run here (weights not installed) one that says where
+    the run uses it."""
+    for address in run_addresses(plan, registry):
         hub.get(address)
         try:
             hub.check(address)

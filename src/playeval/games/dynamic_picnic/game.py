@@ -111,16 +111,19 @@ STRICT, RECORD = "strict", "record"
 
 class DynamicPicnic(ListedRuleGame):
     id: ClassVar[str] = "dynamic_picnic"
-    title: ClassVar[str] = "Dynamic Picnic (guess the game master's rule)"
+    title: ClassVar[str] = "Dynamic Picnic (guess a rule of the rule bank, or one a game master invents)"
     seats: ClassVar[tuple[SeatInfo, ...]] = (
-        SeatInfo(name=PLAYER, role="sees items a game master's invented rule admits and refuses, and names the rule",
+        SeatInfo(name=PLAYER, role="sees items a banked rule (or, with rules=generated, a game master's invented one) "
+                                   "admits and refuses, and names the rule",
                  evaluated=True),)
     roles: ClassVar[tuple[RoleInfo, ...]] = (
         *GuessRuleGame.roles,
-        RoleInfo(name=GAME_MASTER, does="invents the rule of a drawn type and level, and items on both sides of it",
+        RoleInfo(name=GAME_MASTER, does=("with rules=generated, invents the rule of a drawn type and level, and "
+                                         "items on both sides of it"),
                  default="local", sees=("rule", "rule_type")),
-        RoleInfo(name=VALIDATOR, does="rates the level of each rule written and checks every generated item "
-                                      "against the rule; items it puts on the other side are dropped",
+        RoleInfo(name=VALIDATOR, does=("with rules=generated, rates the level of each rule written and checks "
+                                       "every generated item against the rule; items it puts on the other side are "
+                                       "dropped"),
                  default="local", sees=("rule",)),
     )
     conversation_breaks: ClassVar[tuple[ConversationBreak, ...]] = (
@@ -205,7 +208,7 @@ class DynamicPicnic(ListedRuleGame):
         """The bank rule a generated match falls back to: one of ``rules`` (the level's) of the drawn type, else
         of another type of the secret set, drawn from the match's seed apart from its generator (so the draws of a
         generated spec stay what they were); ``None`` when the bank has none that can show turn 1."""
-        usable = [rule for rule in rules if rule.units >= init
+        usable = [rule for rule in rules if rule.units >= init and rule.held_out
                   and (secret_set is None or set_of(rule.level, rule.type) == secret_set)]
         found = [rule for rule in usable if rule.type == rule_type] or usable
         if not found:
@@ -232,9 +235,17 @@ class DynamicPicnic(ListedRuleGame):
             raise ConfigError(f"banked rule {rule.id} is of level {rule.level}, not {level}")
         if rule.units < init:
             raise ConfigError(f"banked rule {rule.id} has {rule.units} example units, fewer than {init}")
+        if not rule.held_out:
+            raise ConfigError(f"banked rule {rule.id} has no held-out items: its rule-application check would be "
+                              "empty")
         return rule
 
     # -- the state ----------------------------------------------------------------------------------------------
+
+    def roles_not_asked(self, spec: MatchSpec) -> tuple[str, ...]:
+        """A banked rule's match asks neither the game master nor the validator (``core.game.roles_not_asked``):
+        a run of the default needs no model for them."""
+        return (GAME_MASTER, VALIDATOR) if spec.params.get("rules") == BANK else ()
 
     def rule_of(self, spec: MatchSpec) -> ListedRound:
         """A banked rule with its items; a generated match's empty round (its rule is written during play)."""
