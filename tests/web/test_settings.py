@@ -14,6 +14,7 @@ from playeval.core.registry import default_registry
 from playeval.models import DEFAULT_MODEL, UnknownModel
 from playeval.store import Store
 from playeval.web import ArenaSettings
+from playeval.web.timings import POOLED
 
 
 def test_settings_from_the_environment() -> None:
@@ -57,7 +58,7 @@ async def test_an_unknown_model_stops_the_app_at_start_up(tmp_path: Path) -> Non
 
 async def test_models_and_games_are_listed(tmp_path: Path) -> None:
     async with running(make_settings(tmp_path, models=("mock/player", "mock/echo"))) as client:
-        unmeasured = [{"model": model, "median_s": None, "moves": 0} for model in ("mock/player", "mock/echo")]
+        unmeasured = [{"model": POOLED, "median_s": None, "moves": 0}]  # one figure for several models
         assert (await client.get("/api/models")).json() == {"models": ["mock/player", "mock/echo"],
                                                             "default": "mock/player", "timings": unmeasured}
         games = {game["id"]: game for game in (await client.get("/api/games")).json()}
@@ -128,20 +129,25 @@ def test_a_panel_binding_in_the_environment_keeps_its_members() -> None:
 async def test_a_model_s_move_time_is_the_median_of_what_this_server_measured(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The home page's figure comes from the stored calls of the model (a watched match here), never a constant;
-    a model with no stored call is "not yet measured" (``median_s`` null)."""
+    with one model offered it is that model's, "not yet measured" (``median_s`` null) before any call; with
+    several, one figure pools them, so a model drawn at random cannot be told by its speed."""
     monkeypatch.setenv("PLAYEVAL_MOCK_DELAY", "0.05")
-    async with running(make_settings(tmp_path, models=("mock/player", "mock/echo"))) as client:
-        # both seats named: a seat left out gets a random served model, which could be mock/echo
+    async with running(make_settings(tmp_path, models=("mock/player",))) as client:
+        before = (await client.get("/api/models")).json()["timings"]
+        # both seats named: a seat left out gets a random served model
         seats = {seat.name: "mock/player" for seat in default_registry().get("taboo").seats}
         created = await client.post("/api/watch", json={"game": "taboo", "models": seats})
         assert created.status_code == 201, created.text
         await wait_view(client, created.json()["id"], {"finished"})
-        timings = {item["model"]: item for item in (await client.get("/api/models")).json()["timings"]}
+        timings = (await client.get("/api/models")).json()["timings"]
         home = await client.get("/")
+    assert before == [{"model": "mock/player", "median_s": None, "moves": 0}]
     with Store.open(f"sqlite:///{tmp_path / 'arena.db'}") as store:
         stored = store.recent_latencies("mock/player")
-    assert timings["mock/echo"] == {"model": "mock/echo", "median_s": None, "moves": 0}
-    measured = timings["mock/player"]
-    assert measured["moves"] == len(stored) > 0 and measured["median_s"] == round(statistics.median(stored), 3)
-    assert measured["median_s"] >= 0.05  # the mock's delay is part of each move
+    assert len(timings) == 1 and timings[0]["model"] == "mock/player"
+    assert timings[0]["moves"] == len(stored) > 0 and timings[0]["median_s"] == round(statistics.median(stored), 3)
+    assert timings[0]["median_s"] >= 0.05  # the mock's delay is part of each move
     assert 'id="speed"' in home.text and "/static/home.js" in home.text
+    async with running(make_settings(tmp_path, models=("mock/player", "mock/echo"))) as client:
+        pooled = (await client.get("/api/models")).json()["timings"]
+    assert pooled == [{"model": POOLED, "median_s": round(statistics.median(stored), 3), "moves": len(stored)}]

@@ -471,8 +471,9 @@ class Store(ArenaTables, RetroTables, RunImports):
             return [call_row(row) for row in rows]
 
     def recent_latencies(self, model: str, limit: int = 50) -> list[float]:
-        """How long the model's latest ``limit`` answered calls took, newest first: the calls of seats and roles
-        the model made itself (a cached reply and the retrospective analysis's calls left out)."""
+        """How long the model's latest ``limit`` calls took, newest first: the calls of seats and roles the model
+        made itself, a reply the game refused or a call that failed included (a person waited for them too), a
+        cached reply and the retrospective analysis's calls left out."""
         with self._read() as session:
             query = (select(ModelCallRow.latency_s)
                      .where(ModelCallRow.model == model, ModelCallRow.cached.is_(False),

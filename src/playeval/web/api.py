@@ -20,7 +20,7 @@ from playeval.web.board import ALL_GAMES, DEFAULT_SOURCE, Source, plot_png
 from playeval.web.bodies import Check, Join, Move, StartMatch, StartWatch, Survey
 from playeval.web.export import export_lines
 from playeval.web.ratelimit import RateLimiter, retry_after
-from playeval.web.timings import model_timing
+from playeval.web.timings import arena_timings
 from playeval.web.tokens import cookie_name, cookie_token, request_token
 from playeval.web.views import (
     BaselineView,
@@ -127,7 +127,7 @@ def models(request: Request) -> ModelsView:
     arena = _arena(request)
     settings = arena.settings
     return ModelsView(models=list(settings.models), default=settings.default_model,
-                      timings=[model_timing(arena.store, model) for model in settings.models])
+                      timings=arena_timings(arena.store, tuple(settings.models)))
 
 
 def _set_cookie(request: Request, response: Response, match_id: str, token: str) -> None:

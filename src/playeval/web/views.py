@@ -308,8 +308,9 @@ class GameInfo(_View):
 
 
 class ModelTiming(_View):
-    """How long a model's move takes on this machine, measured: the median of its latest answered calls stored
-    here (``moves`` of them), or ``None`` while none is."""
+    """How long a model's move takes on this machine, measured: the median of its latest calls stored here
+    (``moves`` of them), or ``None`` while none is; ``model`` is ``web.timings.POOLED`` for one figure over all
+    the models offered."""
 
     model: str
     median_s: float | None
