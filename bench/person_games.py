@@ -123,7 +123,8 @@ def play_rule_game(page: Page, base: str, game: str) -> Played:
                                                    else "items that are animals")
         _submit(page, action)
         played.waits.append((label, _next_turn(page, before)))
-    played.outcome = page.locator("#outcome-heading").inner_text() if _status(page) == "finished" else "unfinished"
+    played.outcome = page.locator("#outcome-heading").inner_text() if _status(page) == "finished" \
+        else "still on after the fixed moves"
     return played
 
 

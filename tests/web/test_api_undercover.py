@@ -171,6 +171,7 @@ async def test_after_a_vote_the_view_says_it_is_recorded_and_who_is_still_awaite
             await asyncio.sleep(0.02)
         first = await wait_view(client, match_id, {"your_turn"})
         assert first["turn"]["kind"] == "vote" and first["recorded"] is None
+        before = (await other.get(f"/api/matches/{match_id}")).json()  # what player2 saw before player1 voted
         cast = await client.post(url, json={"text": "player3", "seq": first["seq"]})
         assert cast.status_code == 200, cast.text
         mine = (await client.get(f"/api/matches/{match_id}")).json()
@@ -179,7 +180,8 @@ async def test_after_a_vote_the_view_says_it_is_recorded_and_who_is_still_awaite
         assert mine["awaited"] == [seat for seat in mine["awaited"] if seat.startswith("player")]  # seats, in order
         theirs = await wait_view(other, match_id, {"your_turn"})
         assert theirs["turn"]["kind"] == "vote" and theirs["recorded"] is None and "player2" not in theirs["awaited"]
-        assert "player3" not in [line["text"] for line in theirs["transcript"]]
+        assert theirs["transcript"] == before["transcript"]  # player1's vote (and the models') adds nothing yet
+        assert not [line for line in theirs["transcript"] if "player3" in line["text"] and "vot" in line["text"]]
         cast = await other.post(url, json={"text": "player3", "seq": theirs["seq"]})
         assert cast.status_code == 200, cast.text
         end = await wait_view(client, match_id, {"finished"})
