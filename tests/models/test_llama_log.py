@@ -26,3 +26,11 @@ def test_swa_note_is_debug_and_other_levels_are_dropped(caplog: pytest.LogCaptur
         _llama_log(4, b"debug chatter\n", NULL)
     assert [r.levelno for r in caplog.records] == [logging.DEBUG]
     assert "full-size SWA cache" in caplog.records[0].getMessage()
+
+
+def test_qwen_vocabulary_note_is_debug(caplog: pytest.LogCaptureFixture) -> None:
+    """Seen at every load of Qwen2.5-Coder's file, in the middle of a person's terminal game."""
+    with caplog.at_level(logging.DEBUG, logger="playeval.llama"):
+        _llama_log(3, b"load: control-looking token: 128247 '</s>' was not control-type; this is probably a bug "
+                      b"in the model. its type will be overridden\n", NULL)
+    assert [r.levelno for r in caplog.records] == [logging.DEBUG]

@@ -17,8 +17,10 @@ _GGML_LOG_ERROR = 3
 _LOG = logging.getLogger("playeval.llama")
 
 
-_NOT_ERRORS = (b"using full-size SWA cache",)
-"""Notes llama.cpp logs at error level although nothing is wrong (Gemma 3's cache choice, at every context)."""
+_NOT_ERRORS = (b"using full-size SWA cache", b"was not control-type")
+"""Notes llama.cpp logs at error level although nothing is wrong: Gemma 3's cache choice, at every context, and a
+note on the vocabulary of Qwen2.5-Coder's file at every load ("control-looking token: 128247 '</s>' was not
+control-type"; llama.cpp fixes the token's type itself), which landed in the middle of a person's terminal game."""
 
 
 def _llama_log(level: int, text: bytes, user_data: ctypes.c_void_p) -> None:
