@@ -31,22 +31,26 @@ def _env(tmp_path: Path) -> dict[str, str]:
     return env
 
 
+def _first_answer(process: subprocess.Popen[str], url: str) -> httpx.Response:
+    """``url``'s answer once the server ``process`` is up (within 60 s; its output in the failure if it stops)."""
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            return httpx.get(url, timeout=2)
+        except httpx.TransportError as err:
+            if process.poll() is not None or time.monotonic() > deadline:
+                said = process.stdout.read() if process.stdout else ""
+                raise AssertionError(f"the server did not come up: {said}") from err
+            time.sleep(0.3)
+
+
 def test_serve_prints_the_address_and_answers(tmp_path: Path) -> None:
     port = _free_port()
     db = f"sqlite:///{tmp_path / 'arena.db'}"
     process = subprocess.Popen([*PLAYEVAL, "serve", "--models", "mock/player", "--port", str(port), "--db", db],
                                env=_env(tmp_path), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                games = httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=2)
-                break
-            except httpx.TransportError as err:
-                if process.poll() is not None or time.monotonic() > deadline:
-                    said = process.stdout.read() if process.stdout else ""
-                    raise AssertionError(f"the server did not come up: {said}") from err
-                time.sleep(0.3)
+        games = _first_answer(process, f"http://127.0.0.1:{port}/api/games")
         assert games.status_code == 200
         assert {game["id"] for game in games.json()} == set(default_registry().ids())
         models = httpx.get(f"http://127.0.0.1:{port}/api/models", timeout=5).json()
@@ -91,16 +95,7 @@ def test_mock_player_is_offered_beside_the_models_when_asked(tmp_path: Path) -> 
                                 "--db", db], env=_env(tmp_path), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                text=True)
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                models = httpx.get(f"http://127.0.0.1:{port}/api/models", timeout=2).json()
-                break
-            except httpx.TransportError as err:
-                if process.poll() is not None or time.monotonic() > deadline:
-                    said = process.stdout.read() if process.stdout else ""
-                    raise AssertionError(f"the server did not come up: {said}") from err
-                time.sleep(0.3)
+        models = _first_answer(process, f"http://127.0.0.1:{port}/api/models").json()
         assert models["models"] == ["mock/echo", "mock/player"] and models["default"] == "mock/echo"
     finally:
         process.terminate()

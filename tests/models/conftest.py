@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 
 import pytest
-from models_fakes import FakeAPI
+from models_fakes import FakeAPI, on_loopback
 
 
 @pytest.fixture
@@ -32,15 +31,9 @@ def fake_api() -> Iterator[FakeAPI]:
         def log_message(self, format: str, *args: object) -> None:
             return None
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True)
-    thread.start()
-    api.url = f"http://127.0.0.1:{server.server_address[1]}"
-    try:
+    with on_loopback(Handler) as url:
+        api.url = url
         yield api
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 @pytest.fixture

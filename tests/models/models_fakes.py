@@ -1,9 +1,14 @@
-"""Fakes shared by the model-layer tests: a scripted provider, a request helper, a fake HTTP API record."""
+"""Fakes shared by the model-layer tests: a scripted provider, a request helper, a fake HTTP API record and a
+loopback server to run a fake API's handler on."""
 
 from __future__ import annotations
 
 import asyncio
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from playeval.core.ask import OutputConstraint
 from playeval.core.messages import user
@@ -71,3 +76,16 @@ class FakeAPI:
     url: str
     replies: list[tuple[int, dict[str, object]]] = field(default_factory=list)
     requests: list[tuple[str, dict[str, object], dict[str, str]]] = field(default_factory=list)
+
+
+@contextmanager
+def on_loopback(handler: type[BaseHTTPRequestHandler]) -> Iterator[str]:
+    """``handler`` served on a free port of 127.0.0.1 (its base URL yielded) until the block ends."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()

@@ -9,8 +9,10 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
+
+from models_fakes import on_loopback
 
 
 @dataclass
@@ -100,12 +102,6 @@ def serve(server: FakeServer) -> Iterator[FakeServer]:
         def log_message(self, format: str, *args: object) -> None:
             return None
 
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True)
-    thread.start()
-    server.url = f"http://127.0.0.1:{httpd.server_address[1]}"
-    try:
+    with on_loopback(Handler) as url:
+        server.url = url
         yield server
-    finally:
-        httpd.shutdown()
-        httpd.server_close()

@@ -24,6 +24,11 @@ class OutputConstraint(BaseModel):
     grammar: str | None = None
 
 
+REFUSED = "Not accepted: "
+"""How ``Ask.retry`` opens a re-ask's display, one line per refusal: this, then the reason (a person's terminal
+reads the newest reason back from it)."""
+
+
 class NumberedReply(BaseModel):
     """A reply of ``count`` numbered lines, ``<n>. <answer>`` (a check of items), each answer one of ``choices``
     when given; ``skip`` is a word that stands for the whole reply. The game's parser still reads the reply: this
@@ -85,7 +90,7 @@ class Ask(BaseModel):
         return self.model_copy(
             update={
                 "messages": (*self.messages, assistant(rejected_text), user(note)),
-                "display": f"Not accepted: {reason}\n{self.display}",
+                "display": f"{REFUSED}{reason}\n{self.display}",
                 "attempt": self.attempt + 1,
             }
         )

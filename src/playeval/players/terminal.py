@@ -14,7 +14,7 @@ import asyncio
 import re
 from collections.abc import Callable
 
-from playeval.core.ask import Ask, NumberedReply, Reply
+from playeval.core.ask import REFUSED, Ask, NumberedReply, Reply
 
 HUMAN_MAX_RETRIES = 1000
 _ITEM = re.compile(r"^\s*(\d{1,3})\.\s+(\S.*?)\s*$", re.MULTILINE)
@@ -58,16 +58,12 @@ def read_answers(line: str, form: NumberedReply, answers: dict[int, str]) -> dic
     return found
 
 
-REFUSAL = "Not accepted: "
-"""How ``Ask.retry`` opens a re-ask's display: the reason, then the ask as it was."""
-
-
 def refusal_and_block(display: str) -> tuple[str | None, str]:
     """A re-ask's display split into its newest reason line and the ask it repeats (``Ask.retry`` puts one
     ``Not accepted: ...`` line above the display for each refusal); a first ask has no reason."""
     lines = display.split("\n")
     reasons = 0
-    while reasons < len(lines) - 1 and lines[reasons].startswith(REFUSAL):
+    while reasons < len(lines) - 1 and lines[reasons].startswith(REFUSED):
         reasons += 1
     return (lines[0] if reasons else None), "\n".join(lines[reasons:])
 

@@ -21,11 +21,13 @@ POOLED = "the models here"
 """The name the pooled figure goes by."""
 
 
+def _timing(name: str, latencies: list[float]) -> ModelTiming:
+    return ModelTiming(model=name, median_s=round(median(latencies), 3) if latencies else None, moves=len(latencies))
+
+
 def model_timing(store: Store, model: str, recent: int = RECENT_CALLS) -> ModelTiming:
     """The median duration of ``model``'s latest ``recent`` calls stored in ``store``."""
-    latencies = store.recent_latencies(model, recent)
-    return ModelTiming(model=model, median_s=round(median(latencies), 3) if latencies else None,
-                       moves=len(latencies))
+    return _timing(model, store.recent_latencies(model, recent))
 
 
 def arena_timings(store: Store, models: tuple[str, ...], recent: int = RECENT_CALLS) -> list[ModelTiming]:
@@ -33,6 +35,4 @@ def arena_timings(store: Store, models: tuple[str, ...], recent: int = RECENT_CA
     offered (see the module's note)."""
     if len(models) == 1:
         return [model_timing(store, models[0], recent)]
-    latencies = [value for model in models for value in store.recent_latencies(model, recent)]
-    return [ModelTiming(model=POOLED, median_s=round(median(latencies), 3) if latencies else None,
-                        moves=len(latencies))]
+    return [_timing(POOLED, [value for model in models for value in store.recent_latencies(model, recent)])]
