@@ -321,7 +321,8 @@ class ModelsView(_View):
     models: list[str]
     default: str
     timings: list[ModelTiming] = []
-    """One per model, in the order of ``models``."""
+    """The one model's figure, or one figure pooled over the models when several are offered
+    (``web.timings.arena_timings``)."""
 
 
 class SurveyView(_View):

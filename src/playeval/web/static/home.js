@@ -1,5 +1,6 @@
-/* Home page: the opponent picker applies to whichever game's Play button is pressed; under it, how long each
-   model's move takes on this machine, from the durations the server measured (GET /api/models' timings). */
+/* Home page: the opponent picker applies to whichever game's Play button is pressed; under it, how long a
+   model's move takes on this machine, from the durations the server measured (GET /api/models' timings: the one
+   model's, or one figure for all when several are offered). */
 "use strict";
 
 /** "about 4.2 s (median of its last 50 moves here)", or "not yet measured". */
