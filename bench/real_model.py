@@ -44,6 +44,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from playeval.core.work import WorkTotals
+
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_COMMANDS = (
     "run math --models local/qwen2.5-coder-1.5b --n 3 --seed 1",
@@ -61,8 +63,8 @@ _WORK_COLUMNS = ("prompt_evaluated", "prompt_needed", "prompt_s", "generation_s"
 
 @dataclass(frozen=True)
 class ModelFigures:
-    """One model's calls in one run, summed. The work figures are ``None`` when no call reported them;
-    ``generated_tokens`` are the completion tokens of the calls that reported a generation time."""
+    """One model's calls in one run, summed; the work figures (``core.work.WorkTotals``: ``None`` when no call
+    reported them) are read through ``evaluated``, ``needed``, ``ratio`` and the rates."""
 
     model: str
     calls: int = 0
@@ -70,37 +72,38 @@ class ModelFigures:
     call_s: float = 0.0
     prompt_tokens: int = 0
     completion_tokens: int = 0
-    evaluated: int | None = None
-    needed: int | None = None
-    prompt_s: float | None = None
-    generation_s: float | None = None
-    generated_tokens: int = 0
+    work: WorkTotals = field(default_factory=WorkTotals)
+
+    @property
+    def evaluated(self) -> int | None:
+        return self.work.prompt_evaluated
+
+    @property
+    def needed(self) -> int | None:
+        return self.work.prompt_needed
+
+    @property
+    def generation_s(self) -> float | None:
+        return self.work.generation_s
 
     @property
     def ratio(self) -> float | None:
         """Prompt tokens evaluated per token needed (1.00: no prefix reuse missed)."""
-        return self.evaluated / self.needed if self.evaluated is not None and self.needed else None
+        return self.work.excess
 
     @property
     def rate_in(self) -> float | None:
-        return self.evaluated / self.prompt_s if self.evaluated is not None and self.prompt_s else None
+        return self.work.prompt_rate
 
     @property
     def rate_out(self) -> float | None:
-        return self.generated_tokens / self.generation_s if self.generation_s else None
+        return self.work.generation_rate
 
     def __add__(self, other: ModelFigures) -> ModelFigures:
-        def plus(a: float | None, b: float | None) -> float | None:
-            return b if a is None else a if b is None else a + b
-
-        evaluated, needed = plus(self.evaluated, other.evaluated), plus(self.needed, other.needed)
         return ModelFigures(
             model=self.model, calls=self.calls + other.calls, cached=self.cached + other.cached,
             call_s=self.call_s + other.call_s, prompt_tokens=self.prompt_tokens + other.prompt_tokens,
-            completion_tokens=self.completion_tokens + other.completion_tokens,
-            evaluated=None if evaluated is None else int(evaluated), needed=None if needed is None else int(needed),
-            prompt_s=plus(self.prompt_s, other.prompt_s), generation_s=plus(self.generation_s, other.generation_s),
-            generated_tokens=self.generated_tokens + other.generated_tokens)
+            completion_tokens=self.completion_tokens + other.completion_tokens, work=self.work + other.work)
 
 
 @dataclass(frozen=True)
@@ -137,19 +140,22 @@ def read_calls(db_path: Path) -> tuple[ModelFigures, ...]:
         work = [f"SUM({name})" if name in columns else "NULL" for name in _WORK_COLUMNS]
         generated = ("SUM(CASE WHEN generation_s IS NOT NULL THEN completion_tokens ELSE 0 END)"
                      if "generation_s" in columns else "0")
+        present = [f"{name} IS NOT NULL" for name in _WORK_COLUMNS if name in columns]
+        reported = f"SUM(CASE WHEN {' OR '.join(present)} THEN 1 ELSE 0 END)" if present else "0"
         rows = connection.execute(
             f"SELECT model, COUNT(*), SUM(cached), SUM(latency_s), SUM(prompt_tokens), SUM(completion_tokens), "
-            f"{', '.join(work)}, {generated} FROM model_calls GROUP BY model ORDER BY MIN(id)").fetchall()
+            f"{', '.join(work)}, {generated}, {reported} FROM model_calls GROUP BY model ORDER BY MIN(id)").fetchall()
     return tuple(
         ModelFigures(model=model, calls=calls, cached=int(cached or 0), call_s=float(call_s or 0.0),
                      prompt_tokens=int(prompt or 0), completion_tokens=int(completion or 0),
-                     evaluated=None if evaluated is None else int(evaluated),
-                     needed=None if needed is None else int(needed),
-                     prompt_s=None if prompt_s is None else float(prompt_s),
-                     generation_s=None if generation_s is None else float(generation_s),
-                     generated_tokens=int(tokens or 0))
-        for model, calls, cached, call_s, prompt, completion, evaluated, needed, prompt_s, generation_s, tokens
-        in rows)
+                     work=WorkTotals(calls=int(reported or 0),
+                                     prompt_evaluated=None if evaluated is None else int(evaluated),
+                                     prompt_needed=None if needed is None else int(needed),
+                                     prompt_s=None if prompt_s is None else float(prompt_s),
+                                     generation_s=None if generation_s is None else float(generation_s),
+                                     generated_tokens=int(tokens or 0)))
+        for model, calls, cached, call_s, prompt, completion, evaluated, needed, prompt_s, generation_s, tokens,
+        reported in rows)
 
 
 def transcript_digest(db_path: Path) -> str:
